@@ -1,0 +1,98 @@
+"""Throughput of posenc's apply_rope against a plain copy and the two reference formulas.
+
+Usage: python benchmarks/rope.py [--shape 1 32 4096 128] [--repeats 15] [--write benchmarks/results/rope.md]
+
+Everything runs in one process on the same float32 tensor, interleaved with each other, so the ratios
+are meaningful on a shared machine even when the absolute numbers wander. Effective throughput counts
+the bytes read plus the bytes written (2 x the tensor's size), as for a copy.
+"""
+
+from __future__ import annotations
+
+import argparse
+import platform
+import statistics
+import time
+
+import numpy as np
+import torch
+
+from posenc.rotary import apply_rope, rotation_angles
+
+
+def reference_formulas(seq: int, d: int):
+    """The two formulas found in reference code, written inline, with their tables precomputed."""
+    angles = torch.from_numpy(rotation_angles(np.arange(seq), d)).float()  # (seq, d/2)
+    cos_half, sin_half = torch.cat([angles.cos()] * 2, -1), torch.cat([angles.sin()] * 2, -1)
+    rotation = torch.polar(torch.ones_like(angles), angles)  # e^{i m theta_j}
+
+    def hugging_face_rotate_half(x):
+        x1, x2 = x[..., : d // 2], x[..., d // 2 :]
+        return x * cos_half + torch.cat((-x2, x1), dim=-1) * sin_half
+
+    def meta_complex(x):
+        z = torch.view_as_complex(x.float().reshape(*x.shape[:-1], -1, 2))
+        return torch.view_as_real(z * rotation).flatten(-2).type_as(x)
+
+    return hugging_face_rotate_half, meta_complex
+
+
+def variants(shape):
+    x = torch.randn(*shape, generator=torch.Generator().manual_seed(0))
+    x_np = x.numpy()
+    hf, meta = reference_formulas(shape[-2], shape[-1])
+    return {
+        "torch copy (floor)": lambda: torch.empty_like(x).copy_(x),
+        "posenc torch, interleaved": lambda: apply_rope(x),
+        "posenc torch, half": lambda: apply_rope(x, layout="half"),
+        "Meta complex form (torch)": lambda: meta(x),
+        "HF rotate_half (torch)": lambda: hf(x),
+        "numpy copy (floor)": lambda: x_np.copy(),
+        "posenc numpy, interleaved": lambda: apply_rope(x_np),
+        "posenc numpy, half": lambda: apply_rope(x_np, layout="half"),
+    }, 2 * x.numel() * x.element_size()
+
+
+def measure(functions, repeats: int) -> dict[str, float]:
+    """Median seconds per call, the variants taking turns so that drift hits all of them alike."""
+    for f in functions.values():
+        f()  # warm up: allocations, caches, lazy imports
+    times = {name: [] for name in functions}
+    for _ in range(repeats):
+        for name, f in functions.items():
+            start = time.perf_counter()
+            f()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def report(seconds: dict[str, float], nbytes: int, shape) -> str:
+    copy, meta = seconds["torch copy (floor)"], seconds["Meta complex form (torch)"]
+    lines = [
+        f"Shape {tuple(shape)}, float32, {torch.get_num_threads()} torch threads, "
+        f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}.",
+        "",
+        "| variant | ms per call | effective GB/s | × torch copy | × Meta complex form |",
+        "|---|---:|---:|---:|---:|",
+    ]
+    for name, t in seconds.items():
+        lines.append(f"| {name} | {t * 1e3:.1f} | {nbytes / t / 1e9:.2f} | {copy / t:.2f} | {meta / t:.2f} |")
+    return "\n".join(lines) + "\n"
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--shape", type=int, nargs="+", default=[1, 32, 4096, 128])
+    parser.add_argument("--repeats", type=int, default=15)
+    parser.add_argument("--write", help="also write the markdown table to this file")
+    args = parser.parse_args()
+    functions, nbytes = variants(args.shape)
+    table = report(measure(functions, args.repeats), nbytes, args.shape)
+    print(table)
+    if args.write:
+        with open(args.write, "w", encoding="utf-8") as out:
+            out.write(table)
+
+
+if __name__ == "__main__":
+    main()

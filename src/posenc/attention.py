@@ -1,0 +1,88 @@
+"""Scaled dot-product attention, and the permutations it cannot see.
+
+For queries :math:`Q \\in \\mathbb{R}^{n\\times d}`, keys :math:`K \\in \\mathbb{R}^{n\\times d}` and values
+:math:`V \\in \\mathbb{R}^{n\\times d_v}`,
+
+.. math:: \\operatorname{Attention}(Q, K, V) = \\operatorname{softmax}\\!\\big(QK^\\top/\\sqrt{d}\\big)\\,V,
+
+with the softmax taken along each row. Nothing in the formula mentions a position.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+
+def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+    """Softmax along ``axis``: :math:`\\operatorname{softmax}(s)_i = e^{s_i - \\max s} / \\sum_j e^{s_j - \\max s}`.
+
+    Subtracting the maximum changes nothing mathematically and keeps ``exp`` from overflowing.
+    Entries equal to ``-inf`` (masked scores) get weight exactly 0.
+
+    >>> softmax(np.array([0.0, np.log(3.0)]))
+    array([0.25, 0.75])
+    """
+    scores = np.asarray(scores, dtype=np.float64)
+    shifted = scores - np.max(scores, axis=axis, keepdims=True)
+    weights = np.exp(shifted)
+    return weights / np.sum(weights, axis=axis, keepdims=True)
+
+
+def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """The attention matrix :math:`A = \\operatorname{softmax}(QK^\\top/\\sqrt{d})`, shape ``(..., n_q, n_k)``.
+
+    ``mask``, if given, is a boolean array broadcastable to the scores; ``False`` entries are excluded
+    (their score becomes :math:`-\\infty`).
+    """
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"attention: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        scores = np.where(mask, scores, -np.inf)
+    return softmax(scores)
+
+
+def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V`.
+
+    Parameters
+    ----------
+    q, k : arrays of shape ``(..., n, d)``; v : array of shape ``(..., n, d_v)``.
+    mask : optional boolean array, ``True`` where a query may look at a key (see :func:`causal_mask`).
+
+    Returns
+    -------
+    array of shape ``(..., n, d_v)``: row ``m`` is the weighted average of the values seen by query ``m``.
+    """
+    v = np.asarray(v, dtype=np.float64)
+    if k.shape[-2] != v.shape[-2]:
+        raise ValueError(f"attention: need one value per key, got {k.shape[-2]} keys and {v.shape[-2]} values")
+    return attention_weights(q, k, mask) @ v
+
+
+def self_attention(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
+    """One head of self-attention on token vectors ``x`` (shape ``(n, d_model)``): queries, keys and
+    values are the projections :math:`XW_Q`, :math:`XW_K`, :math:`XW_V`, then :func:`attention`."""
+    x = np.asarray(x, dtype=np.float64)
+    return attention(x @ w_q, x @ w_k, x @ w_v)
+
+
+def permutation_matrix(order) -> np.ndarray:
+    """The matrix :math:`P` with :math:`(PX)_i = X_{\\text{order}[i]}`, i.e. ``P @ x == x[order]``.
+
+    >>> permutation_matrix([2, 0, 1]) @ np.array([10, 20, 30])
+    array([30., 10., 20.])
+    """
+    order = np.asarray(order)
+    n = order.shape[0]
+    if order.ndim != 1 or not np.array_equal(np.sort(order), np.arange(n)):
+        raise ValueError(f"permutation_matrix: order must be a permutation of 0..{n - 1}, got {order.tolist()}")
+    p = np.zeros((n, n))
+    p[np.arange(n), order] = 1.0
+    return p
+
+
+def causal_mask(n: int) -> np.ndarray:
+    """Boolean ``(n, n)`` mask, ``True`` on and below the diagonal: query ``m`` sees keys ``0..m``."""
+    return np.tril(np.ones((n, n), dtype=bool))

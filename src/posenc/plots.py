@@ -1,0 +1,72 @@
+"""The book's one figure style, and the figure helpers the chapters share.
+
+Every figure is made by a function here, so the chapters stay short and look alike: the same fonts,
+colours, labelled axes with units, and no chart junk.
+"""
+
+from __future__ import annotations
+
+import matplotlib as mpl
+import matplotlib.pyplot as plt
+import numpy as np
+
+INK = "#222222"
+QUERY, KEY, MUTED = "#1f77b4", "#d62728", "#9a9a9a"
+PALETTE = [QUERY, KEY, "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b"]
+
+STYLE = {
+    "figure.dpi": 110,
+    "savefig.dpi": 110,
+    "figure.figsize": (7.0, 3.2),
+    "font.size": 10,
+    "axes.titlesize": 10.5,
+    "axes.labelsize": 10,
+    "axes.edgecolor": INK,
+    "axes.labelcolor": INK,
+    "axes.spines.top": False,
+    "axes.spines.right": False,
+    "axes.prop_cycle": mpl.cycler(color=PALETTE),
+    "xtick.color": INK,
+    "ytick.color": INK,
+    "legend.frameon": False,
+    "image.cmap": "RdBu_r",
+}
+
+
+def use_book_style() -> None:
+    """Apply the book's matplotlib style (idempotent); every chapter calls it once."""
+    mpl.rcParams.update(STYLE)
+
+
+def heatmap(ax, values: np.ndarray, *, row_labels=None, col_labels=None, title: str = "",
+            limit: float | None = None, symmetric: bool = True):
+    """Draw ``values`` as a heatmap on ``ax`` and return the image (for a colorbar).
+
+    With ``symmetric`` the map is diverging and centred on zero, from ``-limit`` to ``limit`` (default:
+    the largest magnitude in ``values``); otherwise it is sequential (viridis).
+    """
+    values = np.asarray(values)
+    limit = limit or float(np.max(np.abs(values))) or 1.0
+    kwargs = {"vmin": -limit, "vmax": limit, "cmap": "RdBu_r"} if symmetric else {"cmap": "viridis"}
+    image = ax.imshow(values, aspect="auto", interpolation="nearest", **kwargs)
+    if row_labels is not None:
+        ax.set_yticks(range(len(row_labels)), row_labels)
+    if col_labels is not None:
+        ax.set_xticks(range(len(col_labels)), col_labels)
+    ax.set_title(title)
+    ax.spines[["left", "bottom"]].set_visible(False)
+    return image
+
+
+def permuted_outputs(out_a: np.ndarray, tokens_a, out_b: np.ndarray, tokens_b, *, title_a: str, title_b: str):
+    """Two attention outputs side by side, one row per token: the figure of chapter 1.
+
+    When attention cannot see order, the rows of the two panels are the same vectors in another order.
+    """
+    fig, axes = plt.subplots(1, 2, figsize=(7.2, 2.6), sharex=True, constrained_layout=True)
+    limit = float(max(np.abs(out_a).max(), np.abs(out_b).max()))
+    for ax, out, tokens, title in ((axes[0], out_a, tokens_a, title_a), (axes[1], out_b, tokens_b, title_b)):
+        image = heatmap(ax, out, row_labels=tokens, title=title, limit=limit)
+        ax.set_xlabel("output coordinate")
+    fig.colorbar(image, ax=axes, fraction=0.04, pad=0.02, label="value")
+    return fig

@@ -1,0 +1,80 @@
+"""Score matrices and the shapes position forces on them.
+
+A matrix is *Toeplitz* when each entry depends only on its offset from the diagonal,
+:math:`S_{m,n} = f(n - m)`: every diagonal is constant. It is *circulant* when, in addition, the
+diagonals wrap around, :math:`S_{m,n} = c\\big((n - m) \\bmod N\\big)`. Every circulant matrix is Toeplitz;
+the converse fails as soon as a diagonal and its wrapped partner differ.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from .rotary import apply_rope
+
+
+def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """Scaled dot products :math:`S_{m,n} = q_m\\cdot k_n/\\sqrt{d}`, shape ``(..., n_q, n_k)``."""
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+
+
+def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
+    """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
+    return score_matrix(apply_rope(q, base=base, layout=layout), apply_rope(k, base=base, layout=layout))
+
+
+def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
+    """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
+    return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
+
+
+def toeplitz_deviation(s: np.ndarray) -> float:
+    """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
+    s = np.asarray(s, dtype=np.float64)
+    if s.ndim != 2:
+        raise ValueError(f"toeplitz_deviation: need a matrix, got shape {s.shape}")
+    if min(s.shape) < 2:
+        return 0.0
+    return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:])))
+
+
+def circulant_deviation(s: np.ndarray) -> float:
+    """:math:`\\max_{m,n} |S_{m,n} - S_{(m+1) \\bmod N,\\,(n+1) \\bmod N}|` for a square ``s``: zero exactly
+    when ``s`` is circulant."""
+    s = np.asarray(s, dtype=np.float64)
+    if s.ndim != 2 or s.shape[0] != s.shape[1]:
+        raise ValueError(f"circulant_deviation: need a square matrix, got shape {s.shape}")
+    return float(np.max(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1)))))
+
+
+def toeplitz(first_column, first_row) -> np.ndarray:
+    """The Toeplitz matrix with the given first column and first row (``first_row[0]`` is ignored).
+
+    >>> toeplitz([1, 2, 3], [1, 4, 5])
+    array([[1., 4., 5.],
+           [2., 1., 4.],
+           [3., 2., 1.]])
+    """
+    col, row = np.asarray(first_column, dtype=np.float64), np.asarray(first_row, dtype=np.float64)
+    offsets = np.arange(row.size)[None, :] - np.arange(col.size)[:, None]  # n - m
+    return np.where(offsets >= 0, row[np.clip(offsets, 0, None)], col[np.clip(-offsets, 0, None)])
+
+
+def circulant(first_row) -> np.ndarray:
+    """The circulant matrix whose row ``m`` is ``first_row`` shifted right by ``m`` (wrapping around).
+
+    >>> circulant([1, 2, 3])
+    array([[1., 2., 3.],
+           [3., 1., 2.],
+           [2., 3., 1.]])
+    """
+    row = np.asarray(first_row, dtype=np.float64)
+    return np.stack([np.roll(row, m) for m in range(row.size)])
+
+
+def diagonal_profile(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Offsets :math:`n - m` and the mean of each diagonal of ``s``: the function :math:`f` of a Toeplitz ``s``."""
+    s = np.asarray(s, dtype=np.float64)
+    offsets = np.arange(-(s.shape[0] - 1), s.shape[1])
+    return offsets, np.array([np.diagonal(s, offset=o).mean() for o in offsets])

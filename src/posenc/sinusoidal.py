@@ -1,0 +1,94 @@
+"""The sinusoidal ladder of frequencies (Vaswani et al., 2017).
+
+Pair :math:`j` of a :math:`d`-dimensional position vector turns at the frequency
+
+.. math:: \\theta_j = \\text{base}^{-2j/d}, \\qquad j = 0, 1, \\ldots, d/2 - 1,
+
+a geometric ladder from :math:`\\theta_0 = 1` radian per position down to almost :math:`1/\\text{base}`.
+The position vector interleaves a sine and a cosine of each angle:
+:math:`\\mathrm{PE}(p)_{2j} = \\sin(p\\theta_j)`, :math:`\\mathrm{PE}(p)_{2j+1} = \\cos(p\\theta_j)`.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from ._arrays import check_base, check_even_dimension
+
+
+def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
+    """The ladder :math:`\\theta_j = \\text{base}^{-2j/d}` for :math:`j = 0, \\ldots, d/2 - 1`, shape ``(d//2,)``.
+
+    >>> frequencies(4, base=100.0)
+    array([1. , 0.1])
+    """
+    d = check_even_dimension(d, "frequencies")
+    base = check_base(base, "frequencies")
+    return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
+
+
+def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
+    """Positions per full turn of each hand, :math:`\\lambda_j = 2\\pi/\\theta_j`, shape ``(d//2,)``.
+
+    They run from :math:`2\\pi` (hand 0) to just under :math:`2\\pi\\cdot\\text{base}`.
+    """
+    return 2 * np.pi / frequencies(d, base)
+
+
+def sinusoidal_table(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
+    """The table of position vectors, shape ``(n_positions, d)``; row ``p`` is :math:`\\mathrm{PE}(p)`.
+
+    .. math:: \\mathrm{PE}[p, 2j] = \\sin(p\\,\\theta_j), \\qquad \\mathrm{PE}[p, 2j+1] = \\cos(p\\,\\theta_j).
+
+    >>> sinusoidal_table(2, 2)
+    array([[0.        , 1.        ],
+           [0.84147098, 0.54030231]])
+    """
+    if isinstance(n_positions, bool) or not isinstance(n_positions, (int, np.integer)) or n_positions < 0:
+        raise ValueError(f"sinusoidal_table: n_positions must be a non-negative integer, got {n_positions!r}")
+    return position_vectors(np.arange(n_positions), d, base)
+
+
+def position_vectors(positions, d: int, base: float = 10000.0) -> np.ndarray:
+    """:math:`\\mathrm{PE}(p)` for each ``p`` in ``positions`` (any real numbers), shape ``(len(positions), d)``."""
+    theta = frequencies(d, base)
+    angles = np.outer(np.asarray(positions, dtype=np.float64), theta)  # (n, d/2)
+    table = np.empty((angles.shape[0], d))
+    table[:, 0::2] = np.sin(angles)
+    table[:, 1::2] = np.cos(angles)
+    return table
+
+
+def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
+    """The fixed matrix :math:`M_k` with :math:`\\mathrm{PE}(p + k) = M_k\\,\\mathrm{PE}(p)` for every ``p``.
+
+    Block :math:`j` acts on the pair :math:`(\\sin a, \\cos a)` with :math:`a = p\\theta_j`, :math:`b = k\\theta_j`:
+
+    .. math::
+        \\begin{bmatrix} \\sin(a+b) \\\\ \\cos(a+b) \\end{bmatrix}
+        = \\begin{bmatrix} \\cos b & \\sin b \\\\ -\\sin b & \\cos b \\end{bmatrix}
+          \\begin{bmatrix} \\sin a \\\\ \\cos a \\end{bmatrix},
+
+    the angle-addition formulas. :math:`M_k` depends on ``k`` but not on ``p``.
+    """
+    theta = frequencies(d, base)
+    c, s = np.cos(k * theta), np.sin(k * theta)
+    m = np.zeros((d, d))
+    even, odd = np.arange(0, d, 2), np.arange(1, d, 2)
+    m[even, even], m[even, odd] = c, s
+    m[odd, even], m[odd, odd] = -s, c
+    return m
+
+
+def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
+    """:math:`\\mathrm{PE}(p)\\cdot\\mathrm{PE}(q) = \\sum_j \\cos(\\theta_j (p - q))`, for each ``q`` given.
+
+    Computed from the table itself (not from the closed form), so that comparing it with
+    :func:`similarity_from_offset` checks the identity.
+    """
+    return position_vectors(np.atleast_1d(q), d, base) @ position_vectors([p], d, base)[0]
+
+
+def similarity_from_offset(offset, d: int, base: float = 10000.0) -> np.ndarray:
+    """The closed form :math:`\\sum_j \\cos(\\theta_j\\,\\text{offset})`: a function of the offset alone."""
+    return np.cos(np.outer(np.atleast_1d(np.asarray(offset, dtype=np.float64)), frequencies(d, base))).sum(axis=1)

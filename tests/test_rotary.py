@@ -1,0 +1,149 @@
+"""RoPE: rotations compose by difference, preserve norms, make scores relative, in both layouts and kinds."""
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc import claims
+from posenc.rotary import (
+    apply_rope,
+    half_to_interleaved,
+    interleaved_to_half,
+    rope_matrix,
+    rotation_2d,
+)
+from posenc.sinusoidal import frequencies
+
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
+position = st.integers(-20_000, 20_000)
+angle = st.floats(-10.0, 10.0)
+
+
+@given(m=position, n=position, theta=st.floats(1e-4, 3.2))
+def test_rotation_transpose_times_rotation_is_rotation_by_difference(m, n, theta):
+    assert claims.rotation_difference(m, n, theta).holds
+
+
+@given(m=position, n=position, d=even_d)
+def test_block_rotations_compose_by_difference(m, n, d):
+    assert claims.block_rotation_difference(m, n, d).holds
+
+
+@given(m=position, d=even_d, seed=st.integers(0, 1000))
+def test_rotation_preserves_the_norm(m, d, seed):
+    assert claims.norm_preserved(m, d, seed=seed).holds
+    np.testing.assert_allclose(rope_matrix(m, d).T @ rope_matrix(m, d), np.eye(d), atol=1e-12)
+
+
+@given(m=position, n=position, shift=position, d=even_d, seed=st.integers(0, 1000))
+def test_rope_scores_depend_only_on_offset(m, n, shift, d, seed):
+    assert claims.rope_scores_depend_on_offset(m, n, shift, d, seed=seed).holds
+
+
+@given(n=st.integers(2, 24), d=even_d, seed=st.integers(0, 1000))
+def test_repeated_token_gives_a_toeplitz_score_matrix(n, d, seed):
+    assert claims.repeated_token_toeplitz(n, d, seed).holds
+
+
+def test_rope_matrix_matches_the_public_contract():
+    d, m = 6, 3
+    theta = frequencies(d)
+    expected = np.zeros((d, d))
+    for j in range(d // 2):
+        expected[2 * j : 2 * j + 2, 2 * j : 2 * j + 2] = rotation_2d(m * theta[j])
+    np.testing.assert_allclose(rope_matrix(m, d), expected)
+    # counter-clockwise: e_0 turns toward e_1
+    assert rope_matrix(1, 2) @ np.array([1.0, 0.0]) == pytest.approx([np.cos(1), np.sin(1)])
+
+
+@given(seq=st.integers(1, 12), d=even_d, offset=st.integers(-100, 10_000), seed=st.integers(0, 1000))
+def test_apply_rope_is_theta_m_applied_to_each_row(seq, d, offset, seed):
+    x = np.random.default_rng(seed).standard_normal((seq, d))
+    positions = offset + np.arange(seq)
+    expected = np.stack([rope_matrix(p, d) @ row for p, row in zip(positions, x, strict=True)])
+    np.testing.assert_allclose(apply_rope(x, positions), expected, atol=1e-9)
+
+
+@given(shape=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 10), even_d),
+       seed=st.integers(0, 1000))
+def test_layouts_agree_up_to_the_permutation(shape, seed):
+    x = np.random.default_rng(seed).standard_normal(shape)
+    p = interleaved_to_half(shape[-1])
+    np.testing.assert_allclose(apply_rope(x[..., p], layout="half"), apply_rope(x)[..., p], atol=1e-12)
+    np.testing.assert_array_equal(p[half_to_interleaved(shape[-1])], np.arange(shape[-1]))
+
+
+def test_interleaved_to_half_is_the_documented_index_array():
+    np.testing.assert_array_equal(interleaved_to_half(8), [0, 2, 4, 6, 1, 3, 5, 7])
+    np.testing.assert_array_equal(half_to_interleaved(8), [0, 4, 1, 5, 2, 6, 3, 7])
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@given(shape=st.tuples(st.integers(1, 3), st.integers(1, 10), even_d), offset=st.integers(0, 5000),
+       seed=st.integers(0, 1000))
+def test_numpy_and_torch_give_the_same_numbers(layout, shape, offset, seed):
+    x = np.random.default_rng(seed).standard_normal(shape)
+    positions = offset + np.arange(shape[-2])
+    from_torch = apply_rope(torch.from_numpy(x), torch.from_numpy(positions), layout=layout)
+    assert isinstance(from_torch, torch.Tensor)
+    np.testing.assert_allclose(from_torch.numpy(), apply_rope(x, positions, layout=layout), atol=1e-12)
+
+
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("dtype", [torch.float32, torch.float16, torch.bfloat16, torch.float64])
+def test_torch_keeps_kind_shape_and_dtype(layout, dtype):
+    x = torch.randn(2, 3, 5, 8).to(dtype)
+    out = apply_rope(x, layout=layout)
+    assert out.shape == x.shape and out.dtype == dtype
+    reference = apply_rope(x.double().numpy(), layout=layout)
+    tol = {torch.float64: 1e-12, torch.float32: 1e-5, torch.float16: 1e-2, torch.bfloat16: 5e-2}[dtype]
+    np.testing.assert_allclose(out.double().numpy(), reference, atol=tol)
+
+
+@pytest.mark.parametrize("dtype", [np.float16, np.float32, np.float64])
+def test_numpy_keeps_shape_and_dtype(dtype):
+    x = np.random.default_rng(0).standard_normal((4, 3, 6)).astype(dtype)
+    out = apply_rope(x, layout="half")
+    assert out.shape == x.shape and out.dtype == dtype
+    assert apply_rope(x).dtype == dtype
+
+
+def test_torch_rope_supports_autograd_in_both_layouts():
+    for layout in ("interleaved", "half"):
+        x = torch.randn(4, 6, dtype=torch.float64, requires_grad=True)
+        apply_rope(x, layout=layout).pow(2).sum().backward()
+        # rotation preserves the norm, so d/dx ||R x||^2 = 2x
+        torch.testing.assert_close(x.grad, 2 * x.detach())
+
+
+def test_kv_cache_offsets_match_rotating_the_whole_sequence():
+    x = np.random.default_rng(1).standard_normal((2, 10, 8))
+    full = apply_rope(x)
+    np.testing.assert_allclose(apply_rope(x[:, 7:], positions=[7, 8, 9]), full[:, 7:], atol=1e-12)
+
+
+def test_float_positions_are_accepted():
+    x = np.ones((2, 2))
+    np.testing.assert_allclose(apply_rope(x, positions=[0.5, 1.5])[0], rotation_2d(0.5) @ [1.0, 1.0])
+
+
+@pytest.mark.parametrize(
+    ("call", "error", "message"),
+    [
+        (lambda: apply_rope(np.ones((3, 7))), ValueError, "last dimension must be even.*d=7"),
+        (lambda: apply_rope(np.ones((3, 4)), positions=[0, 1]), ValueError, "length 3.*shape \\(2,\\)"),
+        (lambda: apply_rope(np.ones((3, 4)), positions=["a", "b", "c"]), TypeError, "integers or floats"),
+        (lambda: apply_rope(np.ones((3, 4)), positions=[0, 1, np.nan]), ValueError, "finite"),
+        (lambda: apply_rope(np.ones((3, 4)), layout="rotate_half"), ValueError, "'interleaved' or 'half'"),
+        (lambda: apply_rope(np.ones(4)), ValueError, "shape \\(..., seq, d\\)"),
+        (lambda: apply_rope(np.ones((3, 4), dtype=int)), TypeError, "floating-point"),
+        (lambda: apply_rope(torch.ones(3, 4, dtype=torch.int64)), TypeError, "floating-point"),
+        (lambda: apply_rope(torch.ones(3, 5)), ValueError, "d=5"),
+        (lambda: rope_matrix(1, 5), ValueError, "d=5"),
+    ],
+)
+def test_bad_input_gets_an_error_that_names_the_problem(call, error, message):
+    with pytest.raises(error, match=message):
+        call()

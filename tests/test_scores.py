@@ -1,0 +1,50 @@
+"""Toeplitz and circulant structure of score matrices."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc.scores import (
+    circulant,
+    circulant_deviation,
+    diagonal_profile,
+    repeated_token_scores,
+    toeplitz,
+    toeplitz_deviation,
+)
+
+row = st.lists(st.integers(-9, 9), min_size=2, max_size=8)
+
+
+@given(first=row)
+def test_every_circulant_matrix_is_toeplitz(first):
+    c = circulant(first)
+    assert toeplitz_deviation(c) == 0.0
+    assert circulant_deviation(c) == 0.0
+
+
+def test_a_toeplitz_matrix_need_not_be_circulant():
+    t = toeplitz([1, 2, 3], [1, 4, 5])
+    assert toeplitz_deviation(t) == 0.0
+    assert circulant_deviation(t) > 0
+
+
+def test_repeated_token_scores_have_constant_diagonals_and_profile():
+    q, k = np.random.default_rng(3).standard_normal((2, 16))
+    s = repeated_token_scores(q, k, 12)
+    assert toeplitz_deviation(s) < 1e-12
+    offsets, profile = diagonal_profile(s)
+    assert offsets[0] == -11 and offsets[-1] == 11
+    assert profile[offsets.tolist().index(0)] == pytest.approx(q @ k / 4)
+
+
+def test_random_scores_are_not_toeplitz():
+    assert toeplitz_deviation(np.random.default_rng(0).standard_normal((5, 5))) > 0.1
+
+
+def test_deviation_functions_reject_the_wrong_shapes():
+    with pytest.raises(ValueError, match="need a matrix"):
+        toeplitz_deviation(np.ones(3))
+    with pytest.raises(ValueError, match="square"):
+        circulant_deviation(np.ones((2, 3)))
