@@ -6,8 +6,9 @@ Usage: python tools/build_book.py [BOOK_DIR] [--path-output DIR]
 Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing cell or a broken
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
 jupyter-cache, which keys each notebook on its code cells only; a change to the package under
-``BOOK_DIR/src`` would otherwise leave stale outputs in place. So the script fingerprints every file
-under ``src/`` and empties the execution cache whenever the fingerprint changes.
+``BOOK_DIR/src`` would otherwise leave stale outputs in place, and Sphinx, seeing an unchanged
+notebook, would not even ask. So the script fingerprints every file under ``src/`` and, whenever the
+fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
 """
 
 from __future__ import annotations
@@ -29,14 +30,16 @@ def sources_fingerprint(src: Path) -> str:
 
 
 def invalidate_stale_cache(book: Path, build: Path) -> None:
-    """Delete ``build/.jupyter_cache`` unless it was filled with the current sources of ``book/src``."""
-    stamp, cache = build / ".posenc-sources.sha256", build / ".jupyter_cache"
+    """Delete the execution cache and the Sphinx environment under ``build`` unless they were made
+    with the current sources of ``book/src``."""
+    stamp = build / ".posenc-sources.sha256"
     fingerprint = sources_fingerprint(book / "src") if (book / "src").is_dir() else "no-src"
     if stamp.is_file() and stamp.read_text() == fingerprint:
         return
-    if cache.exists():
-        print(f"build_book: sources under {book / 'src'} changed; clearing the execution cache")
-        shutil.rmtree(cache)
+    for stale in (build / ".jupyter_cache", build / ".doctrees"):
+        if stale.exists():
+            print(f"build_book: sources under {book / 'src'} changed; removing {stale}")
+            shutil.rmtree(stale)
     build.mkdir(parents=True, exist_ok=True)
     stamp.write_text(fingerprint)
 
