@@ -86,6 +86,23 @@ def permutation_equivariance_torch(n: int = 5, d: int = 8, heads: int = 2, seed:
     return _result("MultiheadAttention(PX) = P MultiheadAttention(X)", (out_permuted - out[:, order]).numpy())
 
 
+def permutation_equivariance_encoder(n: int = 5, d: int = 8, heads: int = 2, layers: int = 3,
+                                     seed: int = 0) -> ClaimResult:
+    """The same claim for a stack of ``torch.nn.TransformerEncoderLayer`` blocks (attention, feed-forward
+    network, residual connections, layer normalisation; no mask, no dropout, float64)."""
+    import torch
+
+    torch.manual_seed(seed)
+    block = torch.nn.TransformerEncoderLayer(d, heads, dim_feedforward=4 * d, dropout=0.0, batch_first=True,
+                                             dtype=torch.float64)
+    stack = torch.nn.TransformerEncoder(block, layers, enable_nested_tensor=False).eval()
+    x = torch.randn(1, n, d, dtype=torch.float64)
+    order = torch.randperm(n)
+    with torch.no_grad():
+        deviation = stack(x[:, order]) - stack(x)[:, order]
+    return _result(f"{layers} encoder blocks: Encoder(PX) = P Encoder(X)", deviation.numpy())
+
+
 def rotation_difference(m: float, n: float, theta: float) -> ClaimResult:
     """:math:`R_m^\\top R_n = R_{n-m}` for 2x2 rotations by :math:`m\\theta`, :math:`n\\theta`."""
     lhs = rotation_2d(m * theta).T @ rotation_2d(n * theta)
