@@ -32,11 +32,14 @@ def chapter_notebooks() -> list[Path]:
 
 
 def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n") -> Path:
-    """A minimal book using the project's _config.yml, one markdown page and one notebook."""
+    """A minimal book with the project's configuration (and the folders it names), one markdown page
+    and one notebook."""
     root.mkdir(parents=True, exist_ok=True)
     for name in ("_config.yml", "references.bib"):
         shutil.copy(ROOT / name, root / name)
-    shutil.copytree(ROOT / "_static", root / "_static")
+    for folder in ("_static", "_ext", "_templates"):
+        if (ROOT / folder).is_dir():
+            shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     (root / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: notebook\n")
     (root / "intro.md").write_text("# Scratch\n\nA scratch book.\n")
     (root / "page.md").write_text(page)
@@ -55,10 +58,14 @@ def page_text(book: Path, name: str) -> str:
 
 
 @pytest.mark.slow
-def test_a_clean_scratch_book_builds(tmp_path):
-    result = build(scratch_book(tmp_path / "book", [nbformat.v4.new_code_cell("print(6 * 7)")]))
+def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
+    cells = [nbformat.v4.new_code_cell("from posenc.book import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"),
+             nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
+    result = build(scratch_book(tmp_path / "book", cells))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    assert "42" in page_text(tmp_path / "book", "notebook")
+    html = page_text(tmp_path / "book", "notebook")
+    assert "54" in html
+    assert re.search(r"The answer is <span[^>]*>42</span>", html)
 
 
 @pytest.mark.slow

@@ -7,7 +7,11 @@ tests all run the same code. The modules are named for the ideas they hold:
 - :mod:`posenc.sinusoidal` -- the frequency ladder, the sinusoidal table, the shift matrix M_k
 - :mod:`posenc.rotary`     -- rotations, the block-diagonal Theta_m, ``apply_rope`` in two layouts
 - :mod:`posenc.scores`     -- score matrices and their Toeplitz / circulant structure
+- :mod:`posenc.clock`      -- the RoPE clock: hand periods, readings mod 2 pi, near-collisions, separation
 - :mod:`posenc.claims`     -- one checking function per claim of the lecture
+- :mod:`posenc.scaling`    -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1)
+- :mod:`posenc.alibi`      -- ALiBi's head slopes and linear distance biases
+- :mod:`posenc.torch_nn`   -- torch modules: a learned position table, an attention head, a tiny model
 """
 
 __version__ = "0.1.0"

@@ -1,23 +1,23 @@
 """Helpers that let a chapter run the same way in the book build, in Jupyter, Colab and Binder.
 
-:func:`glue` stores a value for the prose (myst-nb's ``{glue:text}`` role) when myst-nb is present, and
-otherwise just shows the value, so a chapter opened in Colab runs without the book's build tools.
+:func:`glue` stores a value for the prose (myst-nb's ``{glue:text}`` role and ``{glue:figure}``
+directive). It writes the same output that ``myst_nb.glue`` writes -- the value's display data under
+the ``application/papermill.record/`` prefix, tagged with the ``scrapbook`` metadata myst-nb looks for --
+without importing myst-nb, which loads Sphinx and costs seconds in every chapter, and which Colab
+does not have.
 """
 
 from __future__ import annotations
 
-try:  # the book build and local Jupyter have myst-nb
-    from myst_nb import glue as _myst_glue
-except ImportError:  # Colab, Binder without the build tools
-    _myst_glue = None
+from IPython.core.formatters import format_display_data
+from IPython.display import display as ipython_display
+
+GLUE_PREFIX = "application/papermill.record/"
 
 
-def glue(name: str, value, display: bool = False):
-    """Make ``value`` available to the prose as ``{glue:text}`name```; return it for further use."""
-    if _myst_glue is not None:
-        _myst_glue(name, value, display=display)
-    elif display:
-        from IPython.display import display as show
-
-        show(value)
-    return value
+def glue(name: str, value, display: bool = False) -> None:
+    """Make ``value`` available to the prose as ``{glue:text}`name```; show it too when ``display``."""
+    bundle, metadata = format_display_data(value)
+    prefix = "" if display else GLUE_PREFIX
+    metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}
+    ipython_display({prefix + mime: data for mime, data in bundle.items()}, raw=True, metadata=metadata)

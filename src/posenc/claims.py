@@ -13,6 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import attention as att
+from . import clock, scores, sinusoidal
 from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, rope_matrix, rotation_2d
 from .scores import repeated_token_scores, toeplitz_deviation
 from .sinusoidal import (
@@ -179,3 +180,267 @@ def numpy_torch_agree(shape=(2, 8, 16), layout: str = "interleaved", seed: int =
     return _result(f"numpy and torch apply_rope agree ({layout})",
                    from_torch - apply_rope(x, positions, layout=layout))
 
+
+# Chapters 4-7: rotations in the plane, norms, Toeplitz scores, the clock with many hands.
+
+
+def _rotations(angles) -> np.ndarray:
+    """A stack of 2x2 rotations, shape ``(len(angles), 2, 2)``."""
+    return np.moveaxis(rotation_2d(np.asarray(angles, dtype=np.float64)), -1, 0)
+
+
+def rotation_difference_sample(n_samples: int = 10_000, max_position: int = 4096, seed: int = 0) -> ClaimResult:
+    """:math:`R_m^\\top R_n = R_{n-m}` for random integer positions :math:`|m|, |n| \\le` ``max_position`` and
+    random angles :math:`\\theta \\in [0, \\pi)`, all four entries compared."""
+    rng = np.random.default_rng(seed)
+    m, n = rng.integers(-max_position, max_position + 1, size=(2, n_samples))
+    theta = rng.uniform(0.0, np.pi, n_samples)
+    lhs = np.swapaxes(_rotations(m * theta), -1, -2) @ _rotations(n * theta)
+    return _result("R_m^T R_n = R_(n-m)", lhs - _rotations((n - m) * theta),
+                   angle_tolerance(2 * np.pi * max_position))
+
+
+def plane_norm_preserved(n_samples: int = 10_000, max_position: int = 4096, seed: int = 0) -> ClaimResult:
+    """:math:`\\|R_m q\\| = \\|q\\|` and :math:`R_m^\\top R_m = I` for random positions, angles and plane vectors."""
+    rng = np.random.default_rng(seed)
+    rotations = _rotations(rng.integers(-max_position, max_position + 1, n_samples) * rng.uniform(0, np.pi, n_samples))
+    q = rng.standard_normal((n_samples, 2))
+    norm_gap = np.linalg.norm(np.einsum("sij,sj->si", rotations, q), axis=1) - np.linalg.norm(q, axis=1)
+    gram_gap = np.swapaxes(rotations, -1, -2) @ rotations - np.eye(2)
+    return _result("||R_m q|| = ||q|| and R_m^T R_m = I", np.concatenate([norm_gap, gram_gap.ravel()]))
+
+
+def block_rotation_orthogonal(m: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    """:math:`\\Theta_m^\\top\\Theta_m = I`: the block-diagonal RoPE matrix is orthogonal."""
+    theta_m = rope_matrix(m, d, base)
+    return _result("Theta_m^T Theta_m = I", theta_m.T @ theta_m - np.eye(d))
+
+
+def circulant_is_toeplitz(n: int = 6, seed: int = 0) -> ClaimResult:
+    """A circulant matrix (random first row) has constant diagonals; exactly, since its entries are copies."""
+    row = np.random.default_rng(seed).standard_normal(n)
+    return ClaimResult("circulant C: C[m, n] = C[m+1, n+1]", toeplitz_deviation(scores.circulant(row)), 0.0)
+
+
+def single_hand_circulant(n_positions: int = 6, seed: int = 0) -> ClaimResult:
+    """With :math:`\\theta = 2\\pi/N`, one hand's :math:`N\\times N` repeated-token score matrix is circulant."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    s = scores.plane_scores(q, k, n_positions, 2 * np.pi / n_positions)
+    return _result("theta = 2 pi / N: S[m, n] = S[(m+1) mod N, (n+1) mod N]", scores.circulant_deviation(s),
+                   angle_tolerance(2 * np.pi))
+
+
+def offset_sinusoid(theta: float, n_offsets: int = 64, seed: int = 0) -> ClaimResult:
+    """One hand (:math:`d = 2`):
+    :math:`q^\\top R_\\Delta k/\\sqrt2 = \\|q\\|\\|k\\|\\cos(\\Delta\\theta + \\varphi)/\\sqrt2`
+    for :math:`|\\Delta| \\le` ``n_offsets``, :math:`\\varphi` the angle from ``q`` to ``k``."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    offsets = np.arange(-n_offsets, n_offsets + 1)
+    direct = np.einsum("i,sij,j->s", q, _rotations(offsets * theta), k) / np.sqrt(2)
+    return _result("q^T R_D k / sqrt(2) = |q||k| cos(D theta + phi) / sqrt(2)",
+                   direct - scores.plane_score_from_offset(q, k, offsets, theta), angle_tolerance(n_offsets * theta))
+
+
+def clock_distance_depends_on_offset(n_positions: int = 512, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    """:math:`D(m, n)`, computed from the two clock readings, equals :math:`D(n - m)` for every pair
+    :math:`0 \\le m < n <` ``n_positions``."""
+    m, n = np.triu_indices(n_positions, 1)
+    gap = clock.clock_distance(m, n, d, base) - clock.offset_distance(n - m, d, base)
+    return _result("D(m, n) = D(n - m) for every pair", gap, np.sqrt(d) * angle_tolerance(n_positions))
+
+
+def clock_advance(k: float, n_positions: int = 64, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:
+    """:math:`\\Theta_{m+k} = \\Theta_k\\Theta_m` for :math:`m = 0, \\ldots, N-1`: moving every position on by
+    ``k`` is one fixed matrix, whatever the starting position."""
+    x = np.random.default_rng(seed).standard_normal((n_positions, d))
+    positions = np.arange(n_positions)
+    advanced = apply_rope(x, positions + k, base=base)
+    return _result("Theta_(m+k) = Theta_k Theta_m for every m",
+                   advanced - apply_rope(x, positions, base=base) @ rope_matrix(k, d, base).T,
+                   np.sqrt(d) * angle_tolerance(k, n_positions))
+
+
+def complex_view(m: float, n: float, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:
+    """Read pair :math:`j` as :math:`z_j = x_{2j} + i x_{2j+1}`: :math:`\\Theta_m` multiplies it by
+    :math:`e^{im\\theta_j}`, and the score is :math:`\\operatorname{Re}\\sum_j z_j\\bar w_j e^{i(m-n)\\theta_j}`."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    theta = sinusoidal.frequencies(d, base)
+    z, w = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2]
+    rotated_q, rotated_k = rope_matrix(m, d, base) @ q, rope_matrix(n, d, base) @ k
+    pair_gap = rotated_q[0::2] + 1j * rotated_q[1::2] - z * np.exp(1j * m * theta)
+    score_gap = rotated_q @ rotated_k - np.real(np.sum(z * np.conj(w) * np.exp(1j * (m - n) * theta)))
+    return _result("rotation = multiplication by e^(i m theta); score = Re sum z conj(w) e^(i(m-n)theta)",
+                   np.append(np.abs(pair_gap), score_gap), np.sqrt(d) * angle_tolerance(m, n))
+
+
+# --- Chapters 2 and 3: what a learned table never learns; the sinusoidal table once it is projected ---
+
+
+def untrained_rows_unchanged(training) -> ClaimResult:
+    """Rows of a learned table at positions at or past the training length receive exactly zero gradient
+    and, without weight decay, end training bit-identical to their start. ``training`` is the record
+    returned by :func:`posenc.torch_nn.train_briefly`."""
+    unused = slice(training.train_length, None)
+    deviations = [np.max(training.largest_gradient[unused], initial=0.0),
+                  np.max(training.row_change[unused], initial=0.0)]
+    return ClaimResult(f"rows >= {training.train_length}: zero gradient, unchanged", float(max(deviations)), 0.0)
+
+
+def decayed_rows_only_shrink(training) -> ClaimResult:
+    r"""With AdamW's weight decay :math:`\lambda` and learning rate :math:`\eta`, an untrained row is only
+    multiplied by :math:`1 - \eta\lambda` at each step, so after :math:`T` steps it is
+    :math:`(1 - \eta\lambda)^T` times its initial value. Tolerance: one float32 rounding per step."""
+    factor = (1.0 - training.lr * training.weight_decay) ** training.steps
+    unused = slice(training.train_length, None)
+    start, end = training.initial_table[unused], training.final_table[unused]
+    tolerance = training.steps * float(np.finfo(np.float32).eps) * float(np.max(np.abs(start), initial=1.0))
+    return _result(f"rows >= {training.train_length}: scaled by (1 - lr wd)^steps = {factor:.4f}",
+                   np.ravel(end - factor * start), tolerance)
+
+
+def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> ClaimResult:
+    r""":math:`(x_m + p_m)^\top A (x_n + p_n)` is the sum of its four terms (content and position, each
+    with each), for random content, random weights and the sinusoidal :math:`p_m`."""
+    from .sinusoidal import added_encoding_score_terms
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    w_q, w_k = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(2))
+    terms = added_encoding_score_terms(x, w_q, w_k)
+    parts = sum(terms[name] for name in ("content-content", "content-position", "position-content",
+                                         "position-position"))
+    return _result("(x_m+p_m)^T A (x_n+p_n) = sum of the four terms", terms["total"] - parts, 1e-10)
+
+
+# Chapter 8: RoPE in practice (KV cache, padding, context extension, layouts, precision, ALiBi, decay).
+
+
+def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
+    """Decoding token by token with a KV cache (each key rotated once, at its own position) gives the
+    causal RoPE scores of recomputing everything, and the cached keys are the keys of the full pass."""
+    from .rotary import cached_decoding_scores
+
+    q, k = np.random.default_rng(seed).standard_normal((2, n, d))
+    cached, cache = cached_decoding_scores(q, k)
+    full = scores.rope_scores(q, k)
+    seen = att.causal_mask(n)
+    return _result("KV cache: decoded scores = recomputed scores, cached keys unchanged",
+                   np.concatenate([(cached - full)[seen], (cache - apply_rope(k)).ravel()]))
+
+
+def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 16, seed: int = 0) -> ClaimResult:
+    """A prompt padded on the left, with positions from ``cumsum(mask) - 1``, scores its real tokens (and
+    the next token, decoded at position ``n_real``) exactly as the same prompt without padding."""
+    from .rotary import positions_from_mask
+
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, n_real + 1, d))  # the prompt and the next token
+    pad = rng.standard_normal((n_pad, d))
+    positions = positions_from_mask(np.r_[np.zeros(n_pad, int), np.ones(n_real, int)])
+    keys_padded = apply_rope(np.vstack([pad, k[:n_real]]), positions)[n_pad:]
+    queries_padded = apply_rope(np.vstack([pad, q[:n_real]]), positions)[n_pad:]
+    keys_alone, queries_alone = apply_rope(k[:n_real]), apply_rope(q[:n_real])
+    next_query = apply_rope(q[n_real:], [positions[-1] + 1])
+    deviation = np.concatenate([(queries_padded @ keys_padded.T - queries_alone @ keys_alone.T).ravel(),
+                                (next_query @ keys_padded.T - apply_rope(q[n_real:], [n_real]) @ keys_alone.T).ravel()])
+    return ClaimResult("left padding, positions from the mask: scores = unpadded scores",
+                       float(np.max(np.abs(deviation))), 0.0)
+
+
+def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> ClaimResult:
+    """NTK-aware scaling keeps the fastest hand, theta'_0 = theta_0, and divides the slowest by exactly s."""
+    from .scaling import ntk_aware
+
+    theta, scaled = sinusoidal.frequencies(d, base), ntk_aware(d, factor, base)
+    return _result(f"NTK-aware (s = {factor:g}): theta'_0 = theta_0, theta'_(d/2-1) = theta_(d/2-1)/s",
+                   [scaled[0] / theta[0] - 1, scaled[-1] * factor / theta[-1] - 1])
+
+
+def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
+                 original_context: int = 8192, base: float = 500000.0) -> ClaimResult:
+    """Llama 3.1's rule leaves wavelengths under L0/high_freq_factor unchanged and divides those over
+    L0/low_freq_factor by the factor (relative deviations)."""
+    from .scaling import llama3
+
+    theta = sinusoidal.frequencies(d, base)
+    wavelength = 2 * np.pi / theta
+    ratio = llama3(d, factor, low_freq_factor, high_freq_factor, original_context, base) / theta
+    short, long = wavelength < original_context / high_freq_factor, wavelength > original_context / low_freq_factor
+    return _result(f"Llama 3.1: wavelength < {original_context / high_freq_factor:g} kept, "
+                   f"> {original_context / low_freq_factor:g} divided by {factor:g}",
+                   np.concatenate([ratio[short] - 1, ratio[long] * factor - 1]))
+
+
+def llama3_is_yarn_ramp(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0,
+                        high_freq_factor: float = 4.0, original_context: int = 8192,
+                        base: float = 500000.0) -> ClaimResult:
+    """Llama 3.1's rule, written hand by hand as in Meta's reference code (keep, divide, or blend by
+    ``smooth``), equals YaRN's ladder with alpha = low_freq_factor and beta = high_freq_factor."""
+    from .scaling import yarn
+
+    meta = []
+    for theta in sinusoidal.frequencies(d, base):
+        wavelength = 2 * np.pi / theta
+        if wavelength < original_context / high_freq_factor:
+            meta.append(theta)
+        elif wavelength > original_context / low_freq_factor:
+            meta.append(theta / factor)
+        else:
+            smooth = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            meta.append((1 - smooth) * theta / factor + smooth * theta)
+    ramp = yarn(d, factor, original_context, base, alpha=low_freq_factor, beta=high_freq_factor)
+    return _result(f"Llama 3.1 rule = YaRN ramp with alpha = {low_freq_factor:g}, beta = {high_freq_factor:g}",
+                   np.array(meta) / ramp - 1)
+
+
+def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 32, n: int = 10,
+                          seed: int = 0) -> ClaimResult:
+    """Permuting the rows of W_Q and W_K within each head by ``interleaved_to_half`` makes half-layout RoPE
+    give the scores of interleaved RoPE with the original weights, in every head."""
+    from .rotary import interleaved_to_half_rows
+
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    w_q, w_k = rng.standard_normal((2, n_heads * head_dim, d_model)) / np.sqrt(d_model)  # rows = outputs
+    rows = interleaved_to_half_rows(n_heads, head_dim)
+
+    def head_scores(w_q, w_k, layout):
+        q, k = ((x @ w.T).reshape(n, n_heads, head_dim).transpose(1, 0, 2) for w in (w_q, w_k))
+        return scores.rope_scores(q, k, layout=layout)
+
+    return _result("interleaved scores with W = half scores with permuted rows of W",
+                   head_scores(w_q, w_k, "interleaved") - head_scores(w_q[rows], w_k[rows], "half"))
+
+
+def integers_exact_up_to(dtype: str) -> ClaimResult:
+    """A float format with p significand bits (bfloat16: 8, float16: 11) holds every integer up to 2^p
+    exactly; the deviation is the largest |round(m) - m| over m = 0..2^p."""
+    from .rotary import round_to
+
+    bits = {"bfloat16": 8, "float16": 11, "float32": 24}[dtype]
+    m = np.arange(2**bits + 1, dtype=np.float64)
+    return ClaimResult(f"{dtype}: integers 0..{2**bits} exact", float(np.max(np.abs(round_to(m, dtype) - m))), 0.0)
+
+
+def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
+    """Every head's ALiBi bias matrix has constant diagonals (exactly: each entry is -slope * |m - n|)."""
+    from .alibi import alibi_bias, alibi_slopes
+
+    bias = alibi_bias(n, alibi_slopes(n_heads))
+    return ClaimResult(f"ALiBi bias, {n_heads} heads: B[m, n] = B[m+1, n+1]",
+                       max(toeplitz_deviation(b) for b in bias), 0.0)
+
+
+def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance: int = 4096,
+                                seed: int = 0) -> ClaimResult:
+    """RoFormer's bound |q^T Theta_(n-m) k| <= max_i |h_(i+1) - h_i| * sum_j |S_j(m - n)| for random q, k and
+    every distance up to ``max_distance``; the deviation is the largest excess of the left side (0 if none)."""
+    from .rotary import rope_partial_sums
+
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    distances = np.arange(max_distance + 1)
+    raw = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k  # key at n = 0, query at m = r
+    h = np.r_[(q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0]  # h_i = q_i conj(k_i), h_(d/2) = 0
+    bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
+    return _result("|score(r)| <= max|h_(i+1) - h_i| sum_j |S_j(r)|", np.maximum(np.abs(raw) - bound, 0.0),
+                   1e-9)

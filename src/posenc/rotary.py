@@ -142,3 +142,149 @@ def _apply_rope_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: s
     xa, xb = x[..., :half].astype(work), x[..., half:].astype(work)
     cos, sin = cos.astype(work), sin.astype(work)
     return np.concatenate([xa * cos - xb * sin, xa * sin + xb * cos], axis=-1).astype(x.dtype, copy=False)
+
+
+# ---- RoPE in practice (chapter 8): KV caches, padding, checkpoint conversion, precision, decay ----
+
+
+def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
+    r"""Scores computed as a decoder with a KV cache computes them: one token at a time.
+
+    At step :math:`t` the new key is rotated at position :math:`t` and appended to the cache, where it is
+    never touched again; the new query, rotated at position :math:`t`, is scored against the whole cache:
+    :math:`S_{t,n} = (\Theta_t q_t)^\top(\Theta_n k_n)/\sqrt d` for :math:`n \le t`.
+
+    Parameters
+    ----------
+    q, k : arrays of shape ``(seq, d)``
+        The queries and keys of the tokens, in the order they are generated.
+
+    Returns
+    -------
+    scores : array ``(seq, seq)``, row :math:`t` filled up to column :math:`t` and ``-inf`` beyond
+        (the causal mask).
+    cache : array ``(seq, d)``, the rotated keys as they sit in the cache at the end.
+    """
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    if q.ndim != 2 or q.shape != k.shape:
+        raise ValueError(f"cached_decoding_scores: q and k must both have shape (seq, d), got {q.shape} and {k.shape}")
+    seq, d = q.shape
+    cache = np.empty((0, d))
+    scores = np.full((seq, seq), -np.inf)
+    for t in range(seq):
+        cache = np.vstack([cache, apply_rope(k[t : t + 1], [t], base=base)])  # the old rows stay as they are
+        scores[t, : t + 1] = cache @ apply_rope(q[t : t + 1], [t], base=base)[0] / np.sqrt(d)
+    return scores, cache
+
+
+def positions_from_mask(mask) -> np.ndarray:
+    r"""Each token's position counted over the real tokens of its row: ``cumsum(mask) - 1``.
+
+    ``mask`` (shape ``(..., seq)``, 1 for a token and 0 for padding) is the attention mask of a padded
+    batch. A row padded on the left, ``[0, 0, 1, 1]``, gets positions ``[0, 0, 0, 1]``: its first real
+    token sits at 0 exactly as it would without padding. Padding slots get 0; they are masked out, so their
+    value never reaches a score.
+
+    >>> positions_from_mask([[1, 1, 1, 1], [0, 0, 1, 1]])
+    array([[0, 1, 2, 3],
+           [0, 0, 0, 1]])
+    """
+    mask = np.asarray(mask)
+    if mask.ndim < 1 or not np.all((mask == 0) | (mask == 1)):
+        raise ValueError("positions_from_mask: mask must be an array of 0s and 1s (1 marks a real token)")
+    return np.where(mask == 1, np.cumsum(mask, axis=-1) - 1, 0).astype(np.int64)
+
+
+def interleaved_to_half_rows(n_heads: int, head_dim: int) -> np.ndarray:
+    r"""Row order that converts a stacked :math:`W_Q` or :math:`W_K` from the interleaved to the half layout.
+
+    The projection's output rows hold ``n_heads`` blocks of ``head_dim`` rows; within each block the rows
+    are reordered by :func:`interleaved_to_half`, and the blocks stay where they are. With
+    ``w_half = w[interleaved_to_half_rows(h, d)]`` a checkpoint written for interleaved RoPE (Meta's code)
+    gives the same scores under half RoPE (Hugging Face's ``rotate_half``).
+
+    >>> interleaved_to_half_rows(2, 4)
+    array([0, 2, 1, 3, 4, 6, 5, 7])
+    """
+    if isinstance(n_heads, bool) or not isinstance(n_heads, int | np.integer) or n_heads < 1:
+        raise ValueError(f"interleaved_to_half_rows: n_heads must be a positive integer, got {n_heads!r}")
+    within = interleaved_to_half(head_dim)
+    return (np.arange(n_heads)[:, None] * head_dim + within[None, :]).ravel()
+
+
+def round_to(values, dtype: str) -> np.ndarray:
+    """``values`` rounded to the floating-point format ``dtype`` (``"bfloat16"``, ``"float16"``,
+    ``"float32"`` or ``"float64"``; round to nearest, ties to even) and returned as float64.
+
+    numpy has no bfloat16, which is the upper half of a float32: the value is rounded to float32 and the
+    lower 16 bits of the float32 are then rounded away, as torch's conversion does.
+
+    >>> round_to([256, 257, 258], "bfloat16")
+    array([256., 256., 258.])
+    """
+    formats = {"bfloat16": None, "float16": np.float16, "float32": np.float32, "float64": np.float64}
+    if dtype not in formats:
+        raise ValueError(f"round_to: dtype must be bfloat16, float16, float32 or float64, got {dtype!r}")
+    values = np.asarray(values, dtype=np.float64)
+    if dtype != "bfloat16":
+        return values.astype(formats[dtype]).astype(np.float64)
+    bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
+    tie_to_even = ((bits >> 16) & 1) + 0x7FFF  # add just under half a unit, or half a unit if that makes it even
+    upper = (((bits + tie_to_even) >> 16) << 16).astype(np.uint32)
+    return np.where(np.isnan(values), np.nan, upper.view(np.float32).astype(np.float64))
+
+
+def angles_in_precision(positions, d: int, base: float, dtype: str) -> np.ndarray:
+    r"""The angles :math:`m\theta_j` as a framework computes them when positions, frequencies and their
+    product are all held in ``dtype`` (see :func:`round_to`), shape ``(len(positions), d//2)``, float64.
+
+    The frequencies are computed in float64 and rounded to ``dtype``, the positions are rounded to
+    ``dtype``, and their product is rounded once more. The product of two numbers of these formats is
+    exact in float64, so the last rounding gives the correctly rounded product, as the hardware does.
+    """
+    m = round_to(np.atleast_1d(positions), dtype)
+    return round_to(np.outer(m, round_to(frequencies(d, base), dtype)), dtype)
+
+
+def rope_partial_sums(distances, d: int, base: float = 10000.0) -> np.ndarray:
+    r"""RoFormer's partial sums :math:`S_j(r) = \sum_{k=0}^{j-1} e^{\mathrm{i} r\theta_k}`, :math:`j = 1..d/2`.
+
+    Complex, shape ``(len(distances), d//2)``; column ``j - 1`` holds :math:`S_j`. They appear in the
+    bound of Su et al. (2021, §3.4.3) on the score of two tokens ``r`` positions apart.
+    """
+    angles = rotation_angles(np.atleast_1d(distances), d, base)  # (len, d/2): r * theta_k
+    return np.cumsum(np.exp(1j * angles), axis=-1)
+
+
+def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarray:
+    r"""RoFormer's relative upper bound :math:`\frac{1}{d/2}\sum_{j=1}^{d/2} |S_j(r)|` for each distance ``r``.
+
+    Multiplied by :math:`\tfrac d2\max_i |h_{i+1} - h_i|` it bounds the size of the score (Su et al.,
+    2021, §3.4.3); RoFormer shows it falling with the distance. Shape ``(len(distances),)``.
+
+    >>> long_term_decay_bound([0], 8)    # at distance 0, |S_j| = j: the mean of 1, 2, 3, 4
+    array([2.5])
+    """
+    return np.abs(rope_partial_sums(distances, d, base)).mean(axis=-1)
+
+
+def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20,
+                            samples: int = 256) -> tuple[np.ndarray, np.ndarray]:
+    r"""The mean of :func:`long_term_decay_bound` over each octave of distances :math:`[2^k, 2^{k+1})`.
+
+    Each octave is sampled at ``samples`` evenly spaced integer distances. Returns the octave edges,
+    shape ``(octaves + 1,)``, and the means, shape ``(octaves,)``: a smooth summary of a curve that
+    oscillates too fast to read at large distances.
+    """
+    edges = 2.0 ** np.arange(octaves + 1)
+    means = [long_term_decay_bound(np.unique(np.floor(np.linspace(lo, hi, samples, endpoint=False))), d, base).mean()
+             for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
+    return edges, np.array(means)
+
+
+def random_walk_level(d: int) -> float:
+    r""":math:`\frac{1}{d/2}\sum_{j=1}^{d/2} \tfrac12\sqrt{\pi j}`: about the value of the relative bound
+    when every angle :math:`r\theta_k` is effectively random, since a sum of :math:`j` unit complex numbers
+    with independent uniform phases has mean length close to :math:`\tfrac12\sqrt{\pi j}`."""
+    j = np.arange(1, d // 2 + 1)
+    return float(np.mean(np.sqrt(np.pi * j) / 2))

@@ -10,7 +10,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from .rotary import apply_rope
+from .clock import plane_angle
+from .rotary import apply_rope, rotation_2d
+from .sinusoidal import position_vectors
 
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -78,3 +80,61 @@ def diagonal_profile(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     s = np.asarray(s, dtype=np.float64)
     offsets = np.arange(-(s.shape[0] - 1), s.shape[1])
     return offsets, np.array([np.diagonal(s, offset=o).mean() for o in offsets])
+
+
+# Chapters 4-7: scores along a shift, the additive contrast, and one hand of the clock in the plane.
+
+
+def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
+    r"""RoPE scores of ``q`` at ``m + s`` and ``k`` at ``n + s`` for each shift ``s``, shape ``(len(shifts),)``:
+    :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
+    :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
+    shifts = np.asarray(shifts, dtype=np.float64)
+    rotated_q = apply_rope(np.tile(np.asarray(q, dtype=np.float64), (shifts.size, 1)), m + shifts, base=base)
+    rotated_k = apply_rope(np.tile(np.asarray(k, dtype=np.float64), (shifts.size, 1)), n + shifts, base=base)
+    return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
+
+
+def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
+    r"""Scores when sinusoidal position vectors are added instead, for each shift ``s``:
+    :math:`(q + \mathrm{PE}(m+s))^\top(k + \mathrm{PE}(n+s))/\sqrt{d}`, shape ``(len(shifts),)``.
+
+    The cross terms :math:`q^\top\mathrm{PE}(n+s)` and :math:`\mathrm{PE}(m+s)^\top k` depend on the absolute
+    positions, so these scores move as the pair slides along the sequence.
+    """
+    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    shifts = np.asarray(shifts, dtype=np.float64)
+    d = q.shape[-1]
+    queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
+    keys = k + position_vectors(n + shifts, d, base)
+    return np.einsum("sd,sd->s", queries, keys) / np.sqrt(d)
+
+
+def plane_scores(q: np.ndarray, k: np.ndarray, n_positions: int, theta: float) -> np.ndarray:
+    r"""One hand in the plane: the repeated-token scores :math:`S_{m,n} = (R_m q)^\top(R_n k)/\sqrt{2}` for
+    :math:`m, n = 0, \ldots, N-1`, where :math:`R_m` turns the plane by :math:`m\theta`; shape ``(N, N)``.
+    ``q`` and ``k`` have shape ``(2,)``."""
+    q, k = _plane_vector(q, "q", "plane_scores"), _plane_vector(k, "k", "plane_scores")
+    rotations = np.moveaxis(rotation_2d(theta * np.arange(n_positions)), -1, 0)  # (N, 2, 2)
+    return (rotations @ q) @ (rotations @ k).T / np.sqrt(2)
+
+
+def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float) -> np.ndarray:
+    r"""The closed form of one hand's score as a function of the offset :math:`\Delta = n - m`:
+
+    .. math:: s(\Delta) = \frac{\|q\|\,\|k\|}{\sqrt{2}}\cos(\Delta\theta + \varphi),
+
+    where :math:`\varphi` is the counter-clockwise angle from ``q`` to ``k``. A sinusoid in the offset with
+    period :math:`2\pi/\theta` positions.
+    """
+    q, k = _plane_vector(q, "q", "plane_score_from_offset"), _plane_vector(k, "k", "plane_score_from_offset")
+    phase = plane_angle(q, k)
+    amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
+    return amplitude * np.cos(np.asarray(offsets, dtype=np.float64) * theta + phase)
+
+
+def _plane_vector(x, name: str, who: str) -> np.ndarray:
+    x = np.asarray(x, dtype=np.float64)
+    if x.shape != (2,):
+        raise ValueError(f"{who}: {name} must be a vector of the plane, shape (2,), got shape {x.shape}")
+    return x

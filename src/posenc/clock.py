@@ -1,0 +1,192 @@
+r"""The RoPE clock: pair :math:`j` of a query or key is a hand that turns :math:`\theta_j` radians a position.
+
+Position :math:`m` sets hand :math:`j` to the angle :math:`m\theta_j \bmod 2\pi`. One hand returns to
+where it started after its period :math:`T_j = 2\pi/\theta_j` positions, and long before that it brings
+two positions close together whenever their offset :math:`\Delta` makes :math:`\Delta\theta_j` nearly a
+whole number of turns (aliasing). The whole clock reads a position as the vector of its :math:`d/2`
+angles, and two positions are told apart by the distance between those vectors on the torus,
+
+.. math:: D(m, n) = \Big(\sum_{j} \delta(m\theta_j,\, n\theta_j)^2\Big)^{1/2}, \qquad
+          \delta(a, b) = \min\big(|a - b| \bmod 2\pi,\; 2\pi - |a - b| \bmod 2\pi\big),
+
+where :math:`\delta` is the distance along the circle. Because :math:`\delta(m\theta, n\theta) =
+\delta(0, (n - m)\theta)`, the distance depends on the two positions only through their offset, so the
+closest pair among :math:`N` positions is found by scanning the :math:`N - 1` offsets instead of the
+:math:`N(N-1)/2` pairs.
+"""
+
+from __future__ import annotations
+
+import numbers
+from typing import NamedTuple
+
+import numpy as np
+
+from .sinusoidal import frequencies, wavelengths
+
+TWO_PI = 2.0 * np.pi
+
+
+class Separation(NamedTuple):
+    """The closest pair of clock readings: its offset :math:`\\Delta` and the distance :math:`D(\\Delta)`."""
+
+    offset: int
+    distance: float
+
+
+def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
+    r"""Positions per full turn of each hand, :math:`T_j = 2\pi/\theta_j = 2\pi\,\text{base}^{2j/d}`.
+
+    The same numbers as the wavelengths of the sinusoidal table (:func:`posenc.sinusoidal.wavelengths`),
+    read as the periods of the clock's hands: from :math:`2\pi \approx 6.28` positions for hand 0 to
+    just under :math:`2\pi\cdot\text{base}` for the slowest hand. Shape ``(d//2,)``.
+
+    >>> np.round(hand_periods(4, base=100.0), 2)
+    array([ 6.28, 62.83])
+    """
+    return wavelengths(d, base)
+
+
+def wrapped_angles(positions, theta) -> np.ndarray:
+    r"""The readings :math:`m\theta \bmod 2\pi \in [0, 2\pi)` of hands turning ``theta`` radians a position.
+
+    Parameters
+    ----------
+    positions : sequence of real numbers, shape ``(n,)``
+    theta : a positive number, or a vector of them with shape ``(h,)``
+
+    Returns
+    -------
+    ndarray of shape ``(n,)`` for a scalar ``theta``, else ``(n, h)``: row ``m``, hand ``j``.
+
+    >>> np.round(wrapped_angles([0, 6, 7], 1.0), 4)    # 6 radians is just short of a full turn
+    array([0.    , 6.    , 0.7168])
+    """
+    positions = _real_vector(positions, "positions", "wrapped_angles")
+    theta = _positive(theta, "theta", "wrapped_angles")
+    return _wrap(np.multiply.outer(positions, theta))
+
+
+def angular_distance(a, b) -> np.ndarray:
+    r"""Distance along the circle between angles ``a`` and ``b`` (radians, broadcast), in :math:`[0, \pi]`.
+
+    .. math:: \delta(a, b) = \min\big(r,\; 2\pi - r\big), \qquad r = |a - b| \bmod 2\pi .
+
+    >>> round(float(angular_distance(0.1, TWO_PI - 0.1)), 12)    # either side of the zero mark
+    0.2
+    """
+    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
+    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
+        raise ValueError("angular_distance: angles must be finite numbers")
+    r = np.mod(np.abs(a - b), TWO_PI)
+    return np.minimum(r, TWO_PI - r)
+
+
+def first_near_collision(theta: float, tolerance: float, max_offset: int) -> int | None:
+    r"""The first offset :math:`\Delta \ge 1` at which a hand turning ``theta`` a position comes back within
+    ``tolerance`` radians of where it started: the smallest :math:`\Delta` with
+    :math:`\delta(\Delta\theta, 0) \le \text{tolerance}`, or ``None`` if there is none up to ``max_offset``.
+
+    Two positions that far apart look almost alike to this hand: it aliases them.
+
+    >>> first_near_collision(1.0, 0.3, 100)     # |6 - 2 pi| = 0.283
+    6
+    >>> first_near_collision(1.0, 0.05, 100)    # |44 - 14 pi| = 0.018
+    44
+    """
+    theta = float(_positive(theta, "theta", "first_near_collision"))
+    tolerance = float(_positive(tolerance, "tolerance", "first_near_collision"))
+    max_offset = _count(max_offset, "max_offset", "first_near_collision")
+    offsets = np.arange(1, max_offset + 1)
+    hits = np.flatnonzero(angular_distance(offsets * theta, 0.0) <= tolerance)
+    return int(offsets[hits[0]]) if hits.size else None
+
+
+def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
+    r""":math:`D(m, n)`, the distance between the clock readings of positions ``m`` and ``n`` (broadcast).
+
+    Computed from the two readings themselves, hand by hand:
+    :math:`D(m, n)^2 = \sum_j \delta(m\theta_j \bmod 2\pi,\; n\theta_j \bmod 2\pi)^2`.
+    """
+    m = np.asarray(m, dtype=np.float64)[..., None]
+    n = np.asarray(n, dtype=np.float64)[..., None]
+    theta = frequencies(d, base)
+    gaps = angular_distance(_wrap(m * theta), _wrap(n * theta))
+    return np.sqrt(np.sum(gaps**2, axis=-1))
+
+
+def offset_distance(offsets, d: int, base: float = 10000.0) -> np.ndarray:
+    r""":math:`D(\Delta) = \big(\sum_j \delta(\Delta\theta_j, 0)^2\big)^{1/2}`, the clock distance between any
+    two positions ``offsets`` apart, shape ``(len(offsets),)``."""
+    offsets = _real_vector(offsets, "offsets", "offset_distance")
+    gaps = angular_distance(np.outer(offsets, frequencies(d, base)), 0.0)  # (n_offsets, d/2)
+    return np.sqrt(np.sum(gaps**2, axis=1))
+
+
+def min_separation(d: int, base: float = 10000.0, n_positions: int = 32768) -> Separation:
+    r"""How close two distinct positions among :math:`0, \ldots, N-1` come: :math:`\min_{1 \le \Delta < N} D(\Delta)`.
+
+    Since :math:`D(m, n)` depends only on :math:`n - m`, scanning the :math:`N - 1` offsets covers all
+    :math:`N(N-1)/2` pairs. Returns the minimising offset and the distance.
+
+    >>> min_separation(2, n_positions=8)    # one hand, theta = 1: positions 6 apart nearly coincide
+    Separation(offset=6, distance=0.28318530717958623)
+    """
+    n_positions = _count(n_positions, "n_positions", "min_separation")
+    if n_positions < 2:
+        raise ValueError(f"min_separation: need at least two positions, got n_positions={n_positions}")
+    offsets = np.arange(1, n_positions)
+    distances = offset_distance(offsets, d, base)
+    best = int(np.argmin(distances))
+    return Separation(int(offsets[best]), float(distances[best]))
+
+
+def plane_angle(u, v) -> float:
+    r"""The counter-clockwise angle from the plane vector ``u`` to ``v``, in :math:`(-\pi, \pi]`:
+    :math:`\operatorname{atan2}(u_x v_y - u_y v_x,\; u \cdot v)`.
+
+    >>> round(float(np.degrees(plane_angle([1, 0], [0, 2]))), 6)
+    90.0
+    """
+    u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
+    if u.shape != (2,) or v.shape != (2,):
+        raise ValueError(f"plane_angle: need two vectors of the plane, got shapes {u.shape} and {v.shape}")
+    if not (np.any(u) and np.any(v)):
+        raise ValueError("plane_angle: the zero vector has no direction")
+    return float(np.arctan2(u[0] * v[1] - u[1] * v[0], u @ v))
+
+
+def _wrap(angles: np.ndarray) -> np.ndarray:
+    """Angles reduced into [0, 2 pi); np.mod can round a tiny negative angle up to exactly 2 pi."""
+    wrapped = np.mod(angles, TWO_PI)
+    return np.where(wrapped >= TWO_PI, 0.0, wrapped)
+
+
+def _real_vector(values, name: str, who: str) -> np.ndarray:
+    array = np.asarray(values)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
+        raise TypeError(f"{who}: {name} must be real numbers, got dtype {array.dtype}")
+    array = np.atleast_1d(array.astype(np.float64))
+    if array.ndim != 1:
+        raise ValueError(f"{who}: {name} must be a vector, got shape {array.shape}")
+    if not np.all(np.isfinite(array)):
+        raise ValueError(f"{who}: {name} must be finite, got {array[~np.isfinite(array)][:3]}")
+    return array
+
+
+def _positive(value, name: str, who: str):
+    array = np.asarray(value)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
+        raise TypeError(f"{who}: {name} must be a positive number, got {value!r}")
+    array = array.astype(np.float64)
+    if array.ndim > 1 or not np.all(np.isfinite(array)) or not np.all(array > 0):
+        raise ValueError(f"{who}: {name} must be a positive finite number (or a vector of them), got {value!r}")
+    return array if array.ndim else float(array)
+
+
+def _count(value, name: str, who: str) -> int:
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{who}: {name} must be an integer, got {value!r}")
+    if value < 1:
+        raise ValueError(f"{who}: {name} must be at least 1, got {name}={value}")
+    return int(value)

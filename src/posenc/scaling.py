@@ -1,0 +1,161 @@
+r"""Context extension by rescaling RoPE's angles: one function per published method.
+
+A model trained on contexts of ``original_context`` tokens has seen every hand :math:`j` of its clock turn
+through the angles :math:`m\theta_j` for :math:`0 \le m <` ``original_context``. Run it on longer inputs
+and the slow hands, the ones whose wavelength :math:`\lambda_j = 2\pi/\theta_j` exceeds the training
+context, reach angles it never saw. Each method below returns a new frequency ladder
+:math:`\theta'_j`, shape ``(d//2,)``, whose angles :math:`m\theta'_j` replace :math:`m\theta_j`; the methods
+differ in which hands they slow down, and by how much.
+
+Notation: :math:`s` is the extension ``factor`` (new context / original context), :math:`L_0` the
+``original_context`` and :math:`r_j = L_0/\lambda_j` the number of full turns hand :math:`j` makes over
+the training context.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+
+import numpy as np
+
+from .sinusoidal import frequencies, wavelengths
+
+
+def _check_positive(value: float, name: str, who: str, minimum: float = 0.0) -> float:
+    """Return ``value`` as a float if it is a finite number above ``minimum``, else raise."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
+        raise TypeError(f"{who}: {name} must be a finite number, got {value!r}")
+    if value <= minimum:
+        raise ValueError(f"{who}: {name} must be greater than {minimum:g}, got {name}={value}")
+    return float(value)
+
+
+def _check_factor(factor: float, who: str) -> float:
+    """An extension factor must be at least 1 (a factor below 1 would shorten the context)."""
+    factor = _check_positive(factor, "factor", who)
+    if factor < 1:
+        raise ValueError(f"{who}: factor must be at least 1 (it is new context / original context), got {factor}")
+    return factor
+
+
+def position_interpolation(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
+    r"""Position interpolation (Chen et al., 2023, arXiv:2306.15595): every angle divided by ``factor``.
+
+    .. math:: \theta'_j = \theta_j / s .
+
+    Position :math:`m` of the long input then turns every hand exactly as position :math:`m/s` did in
+    training, so the angles stay inside the trained range; the price is that neighbouring tokens sit
+    :math:`s` times closer on every hand, the fast ones included.
+
+    >>> position_interpolation(4, 2, base=100.0)
+    array([0.5 , 0.05])
+    """
+    return frequencies(d, base) / _check_factor(factor, "position_interpolation")
+
+
+def ntk_aware_base(d: int, factor: float, base: float = 10000.0) -> float:
+    r"""The enlarged base of NTK-aware scaling (bloc97, 2023): :math:`b' = b\,s^{d/(d-2)}`."""
+    factor = _check_factor(factor, "ntk_aware_base")
+    if d <= 2:
+        raise ValueError(f"ntk_aware_base: d must be at least 4 (the exponent is d/(d-2)), got d={d}")
+    return float(base) * factor ** (d / (d - 2))
+
+
+def ntk_aware(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
+    r"""NTK-aware scaling (bloc97, 2023): the ordinary ladder with the base :math:`b' = b\,s^{d/(d-2)}`.
+
+    .. math:: \theta'_j = (b\,s^{d/(d-2)})^{-2j/d} = \theta_j\, s^{-2j/(d-2)} .
+
+    Hand 0 is untouched (:math:`s^0 = 1`) and the slowest hand, :math:`j = d/2 - 1`, is divided by
+    exactly :math:`s`; the hands in between are slowed by factors spread geometrically between the two.
+
+    >>> ntk_aware(4, 4, base=100.0)    # base 100 * 4**2 = 1600
+    array([1.   , 0.025])
+    """
+    return frequencies(d, ntk_aware_base(d, factor, base))
+
+
+def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000.0,
+                factor: float = 1.0) -> np.ndarray:
+    r"""Dynamic NTK scaling (emozilla, 2023; Peng et al., 2023, §3.3): NTK-aware with a factor set by
+    the current length.
+
+    .. math:: s_{\text{eff}} = \text{factor}\cdot\frac{\max(L, L_0)}{L_0} - (\text{factor} - 1),
+              \qquad \theta'_j = \text{ntk\_aware}(d, s_{\text{eff}}, b)_j ,
+
+    with :math:`L` = ``seq_len``. Up to the training context :math:`s_{\text{eff}} = 1` and the ladder
+    is the original one; beyond it the base grows with the input, so short inputs are never distorted.
+    With the default ``factor = 1``, :math:`s_{\text{eff}} = L/L_0` (the form in the YaRN paper); other
+    values follow the original post and Hugging Face's ``dynamic`` rope type.
+    """
+    who = "dynamic_ntk"
+    seq_len = _check_positive(seq_len, "seq_len", who)
+    original_context = _check_positive(original_context, "original_context", who)
+    factor = _check_factor(factor, who)
+    effective = factor * max(seq_len, original_context) / original_context - (factor - 1)
+    return ntk_aware(d, effective, base)
+
+
+def _ramp_blend(d: int, factor: float, original_context: float, base: float, low: float, high: float,
+                who: str) -> np.ndarray:
+    r"""Blend :math:`\theta_j` (kept) and :math:`\theta_j/s` (interpolated) by the ramp
+    :math:`\gamma(r_j) = \operatorname{clip}\big((r_j - \text{low})/(\text{high} - \text{low}), 0, 1\big)`
+    over the turns :math:`r_j = L_0/\lambda_j`: :math:`\theta'_j = (1-\gamma)\,\theta_j/s + \gamma\,\theta_j`."""
+    factor = _check_factor(factor, who)
+    original_context = _check_positive(original_context, "original_context", who)
+    if not 0 < low < high:
+        raise ValueError(f"{who}: need 0 < low < high for the ramp, got low={low}, high={high}")
+    turns = original_context / wavelengths(d, base)  # r_j, falling with j
+    gamma = np.clip((turns - low) / (high - low), 0.0, 1.0)
+    theta = frequencies(d, base)
+    return (1 - gamma) * theta / factor + gamma * theta
+
+
+def yarn(d: int, factor: float, original_context: int, base: float = 10000.0,
+         alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
+    r"""YaRN's frequencies, "NTK-by-parts" (Peng et al., 2023, arXiv:2309.00071, §3.2).
+
+    With :math:`r_j = L_0/\lambda_j` the turns of hand :math:`j` over the training context and the ramp
+
+    .. math:: \gamma(r) = \begin{cases} 0 & r < \alpha \\ 1 & r > \beta \\
+              \dfrac{r - \alpha}{\beta - \alpha} & \text{otherwise,} \end{cases} \qquad
+              \theta'_j = \big(1 - \gamma(r_j)\big)\frac{\theta_j}{s} + \gamma(r_j)\,\theta_j .
+
+    Hands that turn more than :math:`\beta` times in training keep their frequency; hands that turn less
+    than :math:`\alpha` times are interpolated (divided by :math:`s`); the ramp blends in between.
+    The paper recommends :math:`\alpha = 1`, :math:`\beta = 32` for Llama. (The authors' code, and
+    Hugging Face's port, ramp linearly in the hand index between the hands where :math:`r = \beta` and
+    :math:`r = \alpha`, rounded outward; the two agree outside those bounds.) Pair it with
+    :func:`yarn_attention_scale`.
+    """
+    return _ramp_blend(d, factor, original_context, base, alpha, beta, "yarn")
+
+
+def yarn_attention_scale(factor: float) -> float:
+    r"""YaRN's attention temperature as the factor on queries and keys: :math:`\sqrt{1/t} = 0.1\ln s + 1`.
+
+    Multiplying both the rotated queries and keys by it divides the logits by :math:`t`
+    (Peng et al., 2023, §3.4), sharpening the softmax that longer inputs flatten.
+
+    >>> round(yarn_attention_scale(16), 4)
+    1.2773
+    """
+    return 0.1 * math.log(_check_factor(factor, "yarn_attention_scale")) + 1.0
+
+
+def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
+           original_context: int = 8192, base: float = 500000.0) -> np.ndarray:
+    r"""Llama 3.1's frequency rule (Meta's reference code for Grattafiori et al., 2024, arXiv:2407.21783).
+
+    Wavelengths shorter than :math:`L_0/\text{high\_freq\_factor}` (2048 by default) are kept, those
+    longer than :math:`L_0/\text{low\_freq\_factor}` (8192) are divided by ``factor`` (8), and in between
+
+    .. math:: \theta'_j = (1 - \sigma_j)\frac{\theta_j}{s} + \sigma_j\theta_j, \qquad
+              \sigma_j = \frac{L_0/\lambda_j - \text{low\_freq\_factor}}
+                              {\text{high\_freq\_factor} - \text{low\_freq\_factor}},
+
+    which is YaRN's ramp (:func:`yarn`) with :math:`\alpha` = ``low_freq_factor`` and
+    :math:`\beta` = ``high_freq_factor``, and no change of temperature.
+    """
+    return _ramp_blend(d, factor, original_context, base, low_freq_factor, high_freq_factor, "llama3")

@@ -1,0 +1,54 @@
+"""ALiBi: the paper's slopes and a bias that depends only on the distance."""
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc import claims
+from posenc.alibi import alibi_bias, alibi_slopes
+from posenc.scores import toeplitz_deviation
+
+
+def test_eight_heads_get_the_papers_slopes_one_half_to_one_over_256():
+    np.testing.assert_array_equal(alibi_slopes(8), [1 / 2, 1 / 4, 1 / 8, 1 / 16, 1 / 32, 1 / 64, 1 / 128, 1 / 256])
+
+
+def test_sixteen_heads_interleave_the_geometric_means():
+    # the paper: 1/2^0.5, 1/2^1, 1/2^1.5, ..., 1/2^8
+    np.testing.assert_allclose(alibi_slopes(16), [2 ** -(k / 2) for k in range(1, 17)], rtol=1e-15)
+
+
+def test_twelve_heads_follow_the_reference_code_for_other_head_counts():
+    # the 8-head slopes, then every other slope of 16 heads: 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
+    expected = [2.0**-k for k in range(1, 9)] + [2**-0.5, 2**-1.5, 2**-2.5, 2**-3.5]
+    np.testing.assert_allclose(alibi_slopes(12), expected, rtol=1e-15)
+
+
+@given(n=st.integers(1, 64))
+def test_slopes_are_distinct_and_between_zero_and_one(n):
+    slopes = alibi_slopes(n)
+    assert slopes.shape == (n,) and len(set(slopes)) == n
+    assert np.all((slopes > 0) & (slopes < 1))
+
+
+def test_bias_is_minus_slope_times_distance():
+    np.testing.assert_array_equal(alibi_bias(3, [0.25])[0], [[0, -0.25, -0.5], [-0.25, 0, -0.25], [-0.5, -0.25, 0]])
+
+
+@given(n=st.integers(1, 40), heads=st.integers(1, 16))
+def test_every_heads_bias_matrix_is_toeplitz(n, heads):
+    bias = alibi_bias(n, alibi_slopes(heads))
+    assert bias.shape == (heads, n, n)
+    assert all(toeplitz_deviation(b) == 0.0 for b in bias)
+    assert claims.alibi_bias_toeplitz(n, heads).holds
+
+
+@pytest.mark.parametrize("call, message", [
+    (lambda: alibi_slopes(0), "n_heads must be a positive integer"),
+    (lambda: alibi_bias(0, [0.5]), "n_positions must be a positive integer"),
+    (lambda: alibi_bias(4, [[0.5]]), "slopes must be a vector"),
+])
+def test_bad_arguments_are_named_in_the_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()

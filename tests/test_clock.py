@@ -1,0 +1,137 @@
+"""The clock: periods of the hands, readings mod 2 pi, circle distance, near-collisions, separation."""
+
+import doctest
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc import clock
+from posenc.rotary import rotation_2d
+from posenc.sinusoidal import frequencies
+
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
+angle = st.floats(-1e4, 1e4)
+speed = st.floats(1e-4, 3.0)
+
+
+@given(d=even_d, base=st.floats(2.0, 1e6))
+def test_each_hand_turns_once_per_period(d, base):
+    periods = clock.hand_periods(d, base)
+    np.testing.assert_allclose(periods * frequencies(d, base), 2 * np.pi)
+    assert np.all(np.diff(periods) > 0)
+
+
+@given(positions=st.lists(st.integers(-10**6, 10**6), min_size=1, max_size=20), theta=speed)
+def test_wrapped_angles_lie_in_one_turn_and_agree_with_the_raw_angle(positions, theta):
+    wrapped = clock.wrapped_angles(positions, theta)
+    assert wrapped.shape == (len(positions),)
+    assert np.all((wrapped >= 0) & (wrapped < 2 * np.pi))
+    raw = np.asarray(positions, dtype=float) * theta
+    np.testing.assert_allclose(np.cos(wrapped), np.cos(raw), atol=1e-9)
+    np.testing.assert_allclose(np.sin(wrapped), np.sin(raw), atol=1e-9)
+
+
+def test_wrapped_angles_have_one_column_per_hand():
+    readings = clock.wrapped_angles(np.arange(5), frequencies(8))
+    assert readings.shape == (5, 4)
+    np.testing.assert_allclose(readings[:, 0], np.mod(np.arange(5), 2 * np.pi))
+
+
+def test_a_tiny_negative_angle_wraps_to_zero_not_to_a_full_turn():
+    assert clock.wrapped_angles([-1.0], 1e-17)[0] == 0.0
+
+
+@given(a=angle, b=angle, turns=st.integers(-50, 50))
+def test_circle_distance_is_symmetric_bounded_and_blind_to_whole_turns(a, b, turns):
+    dist = float(clock.angular_distance(a, b))
+    assert 0.0 <= dist <= np.pi
+    assert dist == pytest.approx(float(clock.angular_distance(b, a)), abs=1e-12)
+    assert dist == pytest.approx(float(clock.angular_distance(a + 2 * np.pi * turns, b)), abs=1e-9)
+
+
+@given(a=angle, b=angle, c=angle)
+def test_circle_distance_obeys_the_triangle_inequality(a, b, c):
+    assert clock.angular_distance(a, c) <= clock.angular_distance(a, b) + clock.angular_distance(b, c) + 1e-9
+
+
+@given(a=angle, b=angle)
+def test_circle_distance_is_the_angle_between_the_unit_vectors(a, b):
+    u, v = np.array([np.cos(a), np.sin(a)]), np.array([np.cos(b), np.sin(b)])
+    assert float(clock.angular_distance(a, b)) == pytest.approx(abs(clock.plane_angle(u, v)), abs=1e-7)
+
+
+@given(theta=speed, tolerance=st.floats(1e-3, 1.0), max_offset=st.integers(1, 2000))
+def test_first_near_collision_is_the_first_offset_within_tolerance(theta, tolerance, max_offset):
+    first = clock.first_near_collision(theta, tolerance, max_offset)
+    gaps = clock.angular_distance(np.arange(1, max_offset + 1) * theta, 0.0)
+    if first is None:
+        assert np.all(gaps > tolerance)
+    else:
+        assert 1 <= first <= max_offset
+        assert gaps[first - 1] <= tolerance
+        assert np.all(gaps[: first - 1] > tolerance)
+
+
+def test_the_fast_hand_nearly_repeats_after_6_then_44_then_710_positions():
+    assert [clock.first_near_collision(1.0, eps, 10_000) for eps in (0.3, 0.05, 1e-3)] == [6, 44, 710]
+    assert clock.first_near_collision(1.0, 1e-5, 10_000) is None
+
+
+@given(d=st.integers(1, 8).map(lambda h: 2 * h), n_positions=st.integers(2, 80), base=st.floats(2.0, 1e4))
+def test_min_separation_over_offsets_equals_the_minimum_over_all_pairs(d, n_positions, base):
+    m, n = np.triu_indices(n_positions, 1)
+    brute = clock.clock_distance(m, n, d, base)
+    found = clock.min_separation(d, base, n_positions)
+    assert found.distance == pytest.approx(brute.min(), abs=1e-9)
+    assert 1 <= found.offset < n_positions
+    assert found.distance == pytest.approx(float(clock.offset_distance([found.offset], d, base)[0]))
+
+
+def test_the_d64_clock_keeps_32768_positions_at_least_a_neighbour_apart():
+    closest = clock.min_separation(64, n_positions=32_768)
+    assert closest.offset == 1
+    assert closest.distance == pytest.approx(np.sqrt(np.sum(np.minimum(frequencies(64), np.pi) ** 2)))
+
+
+@given(alpha=st.floats(-3.1, 3.1), u=st.tuples(st.floats(-5, 5), st.floats(-5, 5)))
+def test_plane_angle_measures_the_turn_from_u_to_v(alpha, u):
+    u = np.array(u)
+    if np.linalg.norm(u) < 1e-3:
+        return
+    assert clock.plane_angle(u, 2.5 * rotation_2d(alpha) @ u) == pytest.approx(alpha, abs=1e-9)
+
+
+@pytest.mark.parametrize(
+    ("call", "message"),
+    [
+        (lambda: clock.wrapped_angles([1, 2], 0.0), "theta must be a positive finite number"),
+        (lambda: clock.wrapped_angles([1, np.inf], 1.0), "positions must be finite"),
+        (lambda: clock.wrapped_angles(np.ones((2, 2)), 1.0), "positions must be a vector"),
+        (lambda: clock.angular_distance(np.nan, 0.0), "angles must be finite"),
+        (lambda: clock.first_near_collision(1.0, -0.1, 10), "tolerance must be a positive"),
+        (lambda: clock.first_near_collision(1.0, 0.1, 0), "max_offset must be at least 1"),
+        (lambda: clock.min_separation(64, n_positions=1), "need at least two positions"),
+        (lambda: clock.plane_angle([1, 0, 0], [0, 1]), "need two vectors of the plane"),
+        (lambda: clock.plane_angle([0, 0], [0, 1]), "zero vector has no direction"),
+    ],
+)
+def test_bad_inputs_are_named_in_the_error(call, message):
+    with pytest.raises(ValueError, match=message):
+        call()
+
+
+@pytest.mark.parametrize(
+    "call",
+    [lambda: clock.first_near_collision(1.0, 0.1, 10.5), lambda: clock.wrapped_angles(["a"], 1.0),
+     lambda: clock.first_near_collision(True, 0.1, 10)],
+)
+def test_wrong_types_raise_type_errors(call):
+    with pytest.raises(TypeError):
+        call()
+
+
+def test_docstring_examples_hold():
+    failures, attempted = doctest.testmod(clock)
+    assert attempted > 0 and failures == 0
