@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup book test bench lint clean
+.PHONY: setup book browser test bench lint clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -16,7 +16,24 @@ setup: $(STAMP)  ## create .venv and install the pinned dependencies and the pos
 book: setup  ## execute every chapter and build the HTML strictly (a warning fails the build)
 	$(PY) tools/build_book.py .
 
-test: book  ## the whole suite: package, notebooks, exercises, site
+# The browser tests (tests/browser) drive Debian's chromium over the built site and answer its CDN requests
+# from npm copies (package-lock.json). As root on Debian (as in CI) missing tools are installed here;
+# elsewhere those tests are skipped with a message, except with CI=true, where a missing tool fails the run.
+browser:  ## install chromium (as root on Debian) and the npm packages the browser tests serve
+	@if [ ! -x /usr/bin/chromium ]; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq chromium) \
+	      || { echo "make: installing chromium failed"; [ "$$CI" != true ]; }; \
+	  else echo "make: no /usr/bin/chromium and not root on Debian: the browser tests will be skipped"; fi; fi
+	@if ! command -v npm >/dev/null && [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	  (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq nodejs npm) \
+	    || { echo "make: installing npm failed"; [ "$$CI" != true ]; }; fi
+	@if ! command -v npm >/dev/null; then echo "make: no npm: the browser tests will be skipped"; \
+	elif [ ! node_modules/.package-lock.json -nt package-lock.json ]; then \
+	  npm ci --no-audit --no-fund --loglevel=error \
+	    || { echo "make: npm ci failed: the browser tests will be skipped"; [ "$$CI" != true ]; }; fi
+
+test: book browser  ## the whole suite: package, notebooks, exercises, site (with the browser tests)
 	$(PY) -m pytest
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table

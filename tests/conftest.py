@@ -2,13 +2,14 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 
 import pytest
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-SITE = ROOT / "_build" / "html"
+SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
 
 settings.register_profile("book", max_examples=60, deadline=None)
 settings.load_profile("book")

@@ -9,6 +9,8 @@ jupyter-cache, which keys each notebook on its code cells only; a change to the 
 ``BOOK_DIR/src`` would otherwise leave stale outputs in place, and Sphinx, seeing an unchanged
 notebook, would not even ask. So the script fingerprints every file under ``src/`` and, whenever the
 fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
+The HTML folder is rewritten from scratch on every build, so that a page removed from the book does
+not linger on the site.
 """
 
 from __future__ import annotations
@@ -52,6 +54,7 @@ def main() -> int:
     book = args.book.resolve()
     build = (args.path_output.resolve() if args.path_output else book) / "_build"
     invalidate_stale_cache(book, build)
+    shutil.rmtree(build / "html", ignore_errors=True)
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     command = [str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"]
     if args.path_output:

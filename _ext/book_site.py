@@ -1,0 +1,98 @@
+"""Sphinx extension for the book's website: glossary definitions on term links, and one copy of each script.
+
+- **Glossary definitions.** Every ``{term}`` link gets its glossary definition as its ``title``, so hovering a
+  term shows what it means even without JavaScript; ``_static/glossary-tooltips.js`` turns the title into a
+  styled tooltip that also opens on keyboard focus.
+- **Bibliography entries as list items.** Docutils marks each citation ``role="doc-biblioentry"`` inside a
+  ``role="list"``; DPUB-ARIA 1.1 deprecated that role, so the list has no valid items (axe-core: critical).
+  The entries become ``role="listitem"``.
+- **Sphinx-design only where it is used.** sphinx-design puts 60 kB of CSS and JavaScript on every page;
+  pages with no ``sd-`` component leave them out (the book's pages have a 1.5 MB budget).
+- **Scripts once.** Sphinx 7.4 emits an inline script registered after the builder started twice (its
+  duplicate check tells filename ``''`` from ``None``); sphinx-thebe's inline script declares
+  ``const THEBE_JS_URL``, and the second copy throws ``Identifier 'THEBE_JS_URL' has already been
+  declared`` on every page. Each page's script list is de-duplicated before it is rendered.
+"""
+
+from __future__ import annotations
+
+import re
+
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.environment import BuildEnvironment
+
+
+def glossary_definitions(env: BuildEnvironment) -> dict[str, str]:
+    """``term id -> definition`` (plain text on one line) for every glossary term in the book."""
+    std = env.get_domain("std")
+    glossary_docs = {docname for (kind, _), (docname, _) in std.objects.items() if kind == "term"}
+    definitions: dict[str, str] = {}
+    for docname in sorted(glossary_docs):
+        for item in env.get_doctree(docname).findall(nodes.definition_list_item):
+            bodies = [child for child in item.children if isinstance(child, nodes.definition)]
+            if not bodies:
+                continue
+            text = re.sub(r"\s+", " ", bodies[0].astext()).strip()
+            for term in item.findall(nodes.term):
+                for term_id in term["ids"]:
+                    definitions[term_id] = text
+    return definitions
+
+
+def add_term_titles(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Give each resolved term reference in ``docname`` its definition as the link's title."""
+    if not hasattr(app.builder, "glossary_definitions"):  # read once per build, after every page was read
+        app.builder.glossary_definitions = glossary_definitions(app.env)
+    by_id = app.builder.glossary_definitions
+    for ref in doctree.findall(nodes.reference):
+        if not any("std-term" in child.get("classes", []) for child in ref.findall(nodes.inline)):
+            continue
+        target = ref.get("refid") or ref.get("refuri", "").rpartition("#")[2]
+        if target in by_id:
+            ref["reftitle"] = by_id[target]
+
+
+def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Keep the first of any scripts with the same source and attributes (inline bodies included)."""
+    scripts = context.get("script_files")
+    if not scripts:
+        return
+    seen, unique = set(), []
+    for script in scripts:
+        filename = getattr(script, "filename", script) or ""
+        key = (str(filename), tuple(sorted(getattr(script, "attributes", {}).items())))
+        if key not in seen:
+            seen.add(key)
+            unique.append(script)
+    context["script_files"] = unique
+
+
+def citations_as_list_items(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Give the entries of a citation list the role its ``role="list"`` container requires."""
+    if "body" in context and 'role="doc-biblioentry"' in context["body"]:
+        context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
+
+
+SPHINX_DESIGN_ASSETS = ("sphinx-design.min.css", "design-tabs.js")
+SPHINX_DESIGN_CLASS = re.compile(r'class="[^"]*\bsd-')
+
+
+def drop_unused_sphinx_design(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Leave sphinx-design's stylesheet and script off a page whose body has no sphinx-design component."""
+    if SPHINX_DESIGN_CLASS.search(context.get("body", "")):
+        return
+    for key in ("css_files", "script_files"):
+        if key in context:
+            context[key] = [
+                asset for asset in context[key]
+                if not str(getattr(asset, "filename", asset)).endswith(SPHINX_DESIGN_ASSETS)
+            ]
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("doctree-resolved", add_term_titles)
+    app.connect("html-page-context", drop_duplicate_scripts)
+    app.connect("html-page-context", citations_as_list_items)
+    app.connect("html-page-context", drop_unused_sphinx_design)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": False}

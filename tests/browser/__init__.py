@@ -1,0 +1,1 @@
+"""Real-browser tests of the built site (see conftest.py and harness.py)."""

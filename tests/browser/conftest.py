@@ -1,0 +1,186 @@
+"""Fixtures for the real-browser tests: one chromium for the whole session, each page visited once.
+
+Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
+``explorer`` (or ``sinusoidal_explorer``, ``rope_explorer``, ``clock_explorer``) over every posenc explorer
+found on any page, so chapters written later, and explorers inserted into them, are covered too.
+
+Without chromium, the npm copies of the CDN files or playwright, the tests are skipped with a message
+that says what is missing; with ``CI=true`` they fail instead.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import pytest
+
+from .harness import (
+    NODE_MODULES,
+    ROOT,
+    SiteServer,
+    Visit,
+    explorer_kinds,
+    is_redirect,
+    launch,
+    missing_tools,
+    open_page,
+    route_requests,
+    site_pages,
+)
+
+SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
+ARTIFACTS = ROOT / "artifacts"
+NO_SITE = "(no built site)"
+BUDGET_BYTES = 1_500_000  # the heaviest page must stay under 1.5 MB (HTML plus what it loads from the site)
+
+COLLECT_PAGE = """() => {
+  const maths = [...document.querySelectorAll('.math')];
+  return {
+    math: maths.length,
+    typeset: maths.filter((m) => m.querySelector('mjx-container')).length,
+    mathErrors: document.querySelectorAll('mjx-merror').length,
+    images: [...document.images].map((img) => ({
+      src: img.getAttribute('src'), alt: img.getAttribute('alt'),
+      loaded: img.complete && img.naturalWidth > 0,
+    })),
+    widgetViews: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
+    explorers: document.querySelectorAll('.posenc-explorer').length,
+    widgetErrors: [...document.querySelectorAll('.jupyter-widgets, .widget-subarea')]
+      .filter((el) => /Error displaying widget/.test(el.textContent)).length,
+  };
+}"""
+
+RUN_AXE = """async () => {
+  // preload: false -- axe's CSSOM preloading resolves a stylesheet's @import against the page, not the
+  // stylesheet, and asks the server for files that do not exist (only css-orientation-lock needs it).
+  const result = await axe.run(document, {resultTypes: ['violations'], preload: false});
+  return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
+    nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5), count: v.nodes.length}));
+}"""
+
+
+@dataclass
+class PageReport:
+    """Everything the per-page tests look at, gathered in one visit."""
+
+    visit: Visit
+    facts: dict
+    violations: list[dict]
+    screenshot: Path
+    extra: dict = field(default_factory=dict)
+
+
+def _page_ids(pages: list[str]) -> list[str]:
+    return [page.removesuffix(".html") for page in pages]
+
+
+@functools.cache
+def _pages_to_visit() -> list[str]:
+    """Every page of the site except redirects, or a placeholder that fails with a clear message."""
+    if not (SITE / "index.html").is_file():
+        return [NO_SITE]
+    return [p for p in site_pages(SITE) if not is_redirect((SITE / p).read_text(encoding="utf-8"))]
+
+
+@functools.cache
+def _explorers_on_site() -> list[tuple[str, str, int]]:
+    """(page, kind, n): the n-th explorer of that kind on that page, for every explorer on the site."""
+    if not (SITE / "index.html").is_file():
+        return [(NO_SITE, "", 0)]
+    found = []
+    for page in site_pages(SITE):
+        kinds = explorer_kinds((SITE / page).read_text(encoding="utf-8"))
+        found += [(page, kind, kinds[: i + 1].count(kind) - 1) for i, kind in enumerate(kinds)]
+    return found
+
+
+def pytest_generate_tests(metafunc):
+    if "page_path" in metafunc.fixturenames:
+        pages = _pages_to_visit()
+        metafunc.parametrize("page_path", pages, ids=_page_ids(pages))
+    explorers = _explorers_on_site()
+    for name, kind in (("explorer", None), ("sinusoidal_explorer", "sinusoidal"), ("rope_explorer", "rope"),
+                       ("clock_explorer", "clock")):
+        if name in metafunc.fixturenames:
+            chosen = [e for e in explorers if kind is None or e[1] in (kind, "")]
+            metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
+
+
+class BrowserSite:
+    """One chromium, one context with CDN routing, the site server; caches one report per page."""
+
+    def __init__(self, server: SiteServer, context):
+        self.server = server
+        self.context = context
+        self.visits: list[Visit] = []
+        self.reports: dict[str, PageReport] = {}
+        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+        for old in (ARTIFACTS / "screenshots").glob("*.png"):  # only this run's pages
+            old.unlink()
+
+    def open(self, page_path: str):
+        """A fresh tab on ``page_path`` with math typeset and widgets drawn; returns (page, visit)."""
+        return open_page(self.context, self.server, page_path, self.visits)
+
+    def report(self, page_path: str) -> PageReport:
+        if page_path not in self.reports:
+            page, visit = self.open(page_path)
+            try:
+                facts = page.evaluate(COLLECT_PAGE)
+                page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
+                violations = page.evaluate(RUN_AXE)
+                shot = ARTIFACTS / "screenshots" / (page_path.removesuffix(".html").replace("/", "__") + ".png")
+                page.screenshot(path=str(shot), full_page=True)
+            finally:
+                page.close()
+            self.reports[page_path] = PageReport(visit, facts, violations, shot)
+        return self.reports[page_path]
+
+    def write_artifacts(self) -> None:
+        """artifacts/page-weight.md (each page's weight) and artifacts/axe.json (every violation found)."""
+        if not self.reports:
+            return
+        rows = sorted(self.reports.items(), key=lambda item: -item[1].visit.weight)
+        lines = ["| page | weight (bytes) | files | heaviest file |", "|---|---:|---:|---|"]
+        for page, report in rows:
+            files = report.visit.site_files
+            heaviest = max(files, key=files.get) if files else ""
+            biggest = f"{heaviest} ({files.get(heaviest, 0):,})"
+            lines.append(f"| {page} | {report.visit.weight:,} | {len(files)} | {biggest} |")
+        (ARTIFACTS / "page-weight.md").write_text(
+            "# Page weight: the HTML plus every file it loads from the site\n\n" + "\n".join(lines) + "\n")
+        axe = {page: report.violations for page, report in sorted(self.reports.items())}
+        (ARTIFACTS / "axe.json").write_text(json.dumps(axe, indent=1) + "\n")
+
+
+@pytest.fixture(scope="session")
+def browser_site(site):
+    """The built site in chromium; skipped (failed when CI=true) where the tools are missing."""
+    missing = missing_tools()
+    if missing:
+        message = "browser tests need: " + "; ".join(missing)
+        if os.environ.get("CI", "").lower() == "true":
+            pytest.fail(message + " (CI=true: a missing browser fails the run)")
+        pytest.skip(message)
+    from playwright.sync_api import sync_playwright
+
+    with SiteServer(site) as server, sync_playwright() as playwright:
+        browser = launch(playwright)
+        context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+        session = BrowserSite(server, context)
+        route_requests(context, server, session.visits)
+        try:
+            yield session
+        finally:
+            session.write_artifacts()
+            context.close()
+            browser.close()
+
+
+@pytest.fixture
+def report(browser_site, page_path) -> PageReport:
+    return browser_site.report(page_path)

@@ -1,0 +1,165 @@
+"""The explorers' Python side: the mathematics their readouts show, their traits, and the JavaScript they ship.
+
+In a live kernel an explorer is an ordinary widget whose ``readouts()`` are computed with posenc; on the
+static site the same numbers come from its JavaScript (compared with these in tests/browser/). Here the
+JavaScript formulas are also run under node, where node is installed, and compared with posenc.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+
+import numpy as np
+import pytest
+import traitlets
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc.clock import hand_periods
+from posenc.explorers import EXPLORERS, ClockExplorer, RopeExplorer, SinusoidalExplorer
+from posenc.rotary import apply_rope, rope_matrix
+from posenc.sinusoidal import frequencies, position_vectors, wavelengths
+
+positions = st.integers(0, 90)
+shifts = st.integers(-40, 10)
+
+
+@given(m=positions, n=positions, shift=shifts, pair=st.integers(0, 31))
+def test_rope_explorer_scores_depend_only_on_the_offset(m, n, shift, pair):
+    shift = max(shift, -min(m, n))  # positions stay >= 0
+    before = RopeExplorer(m=m, n=n, pair=pair).readouts()
+    after = RopeExplorer(m=m + shift, n=n + shift, pair=pair).readouts()
+    assert after["offset"] == before["offset"] == n - m
+    assert after["pair_dot"] == pytest.approx(before["pair_dot"], abs=1e-9)
+    assert after["full_dot"] == pytest.approx(before["full_dot"], abs=1e-9)
+
+
+@given(m=positions, pair=st.integers(0, 31))
+def test_rope_explorer_turns_each_pair_by_its_angle(m, pair):
+    explorer = RopeExplorer(m=m, pair=pair)
+    readouts = explorer.readouts()
+    turned = rope_matrix(m, 64) @ np.asarray(explorer.q)
+    np.testing.assert_allclose(readouts["q_after"], turned[2 * pair : 2 * pair + 2], atol=1e-12)
+    assert readouts["angle_q"] == pytest.approx(m * frequencies(64)[pair])
+    assert np.linalg.norm(readouts["q_after"]) == pytest.approx(np.linalg.norm(readouts["q_before"]))
+
+
+def test_rope_explorer_takes_both_plus_five_from_the_page_as_a_live_widget():
+    explorer = RopeExplorer(m=4, n=1)
+    before = explorer.readouts()
+    explorer.set_state({"m": 9, "n": 6})  # what the page's "Both +5" sends to the kernel
+    after = explorer.readouts()
+    assert (explorer.m, explorer.n) == (9, 6)
+    assert after["full_dot"] == pytest.approx(before["full_dot"], abs=1e-12)
+    with pytest.raises(traitlets.TraitError, match="m must be between 0 and 100, got 101"):
+        explorer.set_state({"m": 101})
+
+
+def test_rope_explorer_content_is_fixed_by_its_seed():
+    assert RopeExplorer().q == RopeExplorer().q
+    assert RopeExplorer(seed=1).q != RopeExplorer(seed=2).q
+    assert len(RopeExplorer(d=16).k) == 16
+
+
+@given(p=st.integers(0, 46), d_model=st.sampled_from([16, 64, 128]))
+def test_sinusoidal_similarity_curve_slides_with_the_position(p, d_model):
+    here = SinusoidalExplorer(d_model=d_model, position=p).similarity_curve()
+    next_one = SinusoidalExplorer(d_model=d_model, position=p + 1).similarity_curve()
+    assert here[p] == pytest.approx(1.0)
+    np.testing.assert_allclose(next_one[1:], here[:-1], atol=1e-12)
+
+
+@given(dimension=st.integers(0, 127), p=st.integers(0, 47))
+def test_sinusoidal_readouts_are_the_table_entry_and_its_wavelength(dimension, p):
+    readouts = SinusoidalExplorer(d_model=128, dimension=dimension, position=p).readouts()
+    assert readouts["wavelength"] == pytest.approx(wavelengths(128)[dimension // 2])
+    assert readouts["wavelength"] == pytest.approx(2 * np.pi / readouts["theta"])
+    assert readouts["value"] == position_vectors([p], 128)[0, dimension]
+
+
+def test_sinusoidal_explorer_keeps_the_dimension_inside_a_smaller_d_model():
+    explorer = SinusoidalExplorer(d_model=128, dimension=100)
+    explorer.d_model = 16
+    assert explorer.dimension == 15
+
+
+def test_clock_explorer_one_fast_hand_aliases_position_six():
+    readouts = ClockExplorer(hand=0, position=0, n_positions=16).readouts()
+    assert readouts["nearest_on_hand"] == [6, pytest.approx(2 * np.pi - 6)]
+    assert readouts["nearest_on_clock"][0] == 1
+    assert ClockExplorer(hand=0, position=0).aliased
+    assert not ClockExplorer(hand=8, position=0).aliased
+
+
+@given(p=st.integers(0, 63), hand=st.integers(0, 31))
+def test_clock_explorer_all_hands_keep_neighbours_nearest(p, hand):
+    readouts = ClockExplorer(hand=hand, position=p, n_positions=64).readouts()
+    assert abs(readouts["nearest_on_clock"][0] - p) == 1
+    assert readouts["period"] == pytest.approx(hand_periods(64)[hand])
+    assert 0 <= readouts["angle"] < 2 * np.pi
+
+
+@pytest.mark.parametrize(
+    ("make", "message"),
+    [
+        (lambda: SinusoidalExplorer(position=48), "SinusoidalExplorer: position must be between 0 and 47, got 48"),
+        (lambda: SinusoidalExplorer(d_model=32), "d_model must be one of (16, 64, 128), got 32"),
+        (lambda: RopeExplorer(pair=32), "RopeExplorer: pair must be between 0 and 31, got 32"),
+        (lambda: RopeExplorer(q=[1.0, 2.0]), "RopeExplorer: q must have d=64 entries, got 2"),
+        (lambda: RopeExplorer(d=63), "d must be even"),
+        (lambda: ClockExplorer(hand=40), "ClockExplorer: hand must be between 0 and 31, got 40"),
+    ],
+)
+def test_explorers_reject_impossible_settings_with_a_message(make, message):
+    with pytest.raises(traitlets.TraitError) as error:
+        make()
+    assert message in str(error.value)
+
+
+@pytest.mark.parametrize("kind", sorted(EXPLORERS))
+def test_each_explorer_ships_its_javascript_and_style_in_the_widget_state(kind):
+    cls = EXPLORERS[kind]
+    state = cls().get_state()
+    assert state["_anywidget_id"] == f"posenc.explorers.{cls.__name__}"  # how the site tests find it
+    assert "function frequencies(d, base)" in state["_esm"]
+    assert state["_esm"].count("export default { render };") == 1
+    assert ".posenc-explorer" in state["_css"]
+    assert len(state["_esm"]) + len(state["_css"]) < 25_000, "keep each explorer's page weight small"
+
+
+JS_CHECK = """
+import { frequencies, positionVector, applyRope, dot, circleDistance } from "./bundle.mjs";
+const theta = frequencies(64, 10000);
+const q = Array.from({length: 64}, (_, i) => Math.sin(i + 1));
+const k = Array.from({length: 64}, (_, i) => Math.cos(3 * i));
+console.log(JSON.stringify({
+  theta,
+  pe: positionVector(13, theta),
+  score: dot(applyRope(q, 9, theta), applyRope(k, 4, theta)),
+  gaps: [-7, 6, 44, 100].map((offset) => circleDistance(offset * theta[0])),
+}));
+"""
+
+
+@pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (make test installs it as root)")
+def test_the_javascript_formulas_match_posenc(tmp_path):
+    from posenc.explorers import _HERE
+
+    parts = [(_HERE / "common.js").read_text()]
+    for kind in ("sinusoidal", "rope", "clock"):  # one module: each file's render renamed, exports dropped
+        source = (_HERE / f"{kind}.js").read_text().replace("export default { render };", "")
+        parts.append(source.replace("function render(", f"function render_{kind}("))
+    bundle = "\n".join(parts) + "\nexport { frequencies, positionVector, applyRope, dot, circleDistance };\n"
+    (tmp_path / "bundle.mjs").write_text(bundle)
+    (tmp_path / "check.mjs").write_text(JS_CHECK)
+    out = json.loads(subprocess.run(["node", "check.mjs"], cwd=tmp_path, capture_output=True, text=True,
+                                    check=True).stdout)
+    theta = frequencies(64)
+    q, k = np.sin(np.arange(1, 65)), np.cos(3 * np.arange(64))
+    np.testing.assert_allclose(out["theta"], theta, rtol=1e-14)
+    np.testing.assert_allclose(out["pe"], position_vectors([13], 64)[0], atol=1e-14)
+    assert out["score"] == pytest.approx(apply_rope(q[None], [9])[0] @ apply_rope(k[None], [4])[0], abs=1e-12)
+    np.testing.assert_allclose(out["gaps"], [7 % (2 * np.pi), 2 * np.pi - 6, 44 - 14 * np.pi, 32 * np.pi - 100],
+                               atol=1e-12)

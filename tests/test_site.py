@@ -1,0 +1,146 @@
+"""The built site read as files (no browser): links, launch buttons, glossary terms, scripts, widget pins.
+
+The browser checks (console, math, figures, explorers, accessibility, weight) are in tests/browser/.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from functools import cache
+from pathlib import Path
+from urllib.parse import unquote, urljoin, urlsplit
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+
+from posenc.explorers import EXPLORERS
+
+ROOT = Path(__file__).resolve().parent.parent
+NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
+# Terms the seed lesson defines in its own glossary, and a few that the book's chapters rest on.
+REQUIRED_TERMS = [
+    "position encoding", "rotary position embedding", "RoPE", "sinusoidal position encoding", "frequency ladder",
+    "wavelength", "offset", "aliasing", "Toeplitz matrix", "circulant matrix", "permutation equivariance",
+    "KV cache", "ALiBi", "interleaved layout", "half layout", "learned absolute position embedding",
+]
+
+
+def pages(site: Path) -> list[Path]:
+    return sorted(p for p in site.rglob("*.html") if not NOT_PAGES & set(p.relative_to(site).parts))
+
+
+@cache
+def soup_of(path: Path) -> BeautifulSoup:
+    return BeautifulSoup(path.read_text(encoding="utf-8"), "html.parser")
+
+
+@cache
+def ids_of(path: Path) -> frozenset[str]:
+    return frozenset(tag["id"] for tag in soup_of(path).find_all(id=True)) | frozenset(
+        tag["name"] for tag in soup_of(path).find_all("a", attrs={"name": True}))
+
+
+def book_config() -> dict:
+    return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+
+
+def test_internal_links_resolve(site):
+    broken = []
+    for page in pages(site):
+        base = "/" + page.relative_to(site).as_posix()
+        for tag in soup_of(page).find_all(["a", "link", "img", "script", "iframe", "source"]):
+            url = tag.get("href") or tag.get("src")
+            if not url or re.match(r"^[a-z][a-z0-9+.-]*:|^//", url, re.IGNORECASE):
+                continue  # external (http:, mailto:, data:, javascript:) or no link at all
+            target = urlsplit(urljoin(base, url))
+            path = site / unquote(target.path).lstrip("/")
+            if path.is_dir():
+                path = path / "index.html"
+            if not path.is_file():
+                broken.append(f"{base}: {url} (no file {path.relative_to(site)})")
+            elif target.fragment and path.suffix == ".html" and unquote(target.fragment) not in ids_of(path):
+                broken.append(f"{base}: {url} (no id {target.fragment!r} in {path.relative_to(site)})")
+    assert broken == [], "broken internal links:\n" + "\n".join(broken)
+
+
+def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
+    config = book_config()
+    repo = config["repository"]["url"].removeprefix("https://github.com/").rstrip("/")
+    branch = config["repository"].get("branch", "main")
+    sources = site / "_sources"
+    notebook_pages = [p for p in pages(site) if (sources / p.relative_to(site).with_suffix(".ipynb")).is_file()]
+    assert any(p.parent.name == "chapters" for p in notebook_pages), "no chapter page was built from a notebook"
+    for page in notebook_pages:
+        notebook = page.relative_to(site).with_suffix(".ipynb").as_posix()
+        assert (ROOT / notebook).is_file(), f"{notebook} is not in the repository, so its launch buttons lead nowhere"
+        hrefs = [a["href"] for a in soup_of(page).find_all("a", href=True)]
+        colab = [h for h in hrefs if h.startswith("https://colab.research.google.com/")]
+        binder = [h for h in hrefs if h.startswith(config["launch_buttons"]["binderhub_url"])]
+        assert colab == [f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"], page.name
+        assert len(binder) == 1 and binder[0].startswith(f"https://mybinder.org/v2/gh/{repo}/{branch}?"), binder
+        assert unquote(binder[0]).endswith(f"/tree/{notebook}"), f"Binder opens {binder[0]}, not {notebook}"
+
+
+def glossary_entries(site: Path) -> dict[str, str]:
+    """term id -> definition text, from the built glossary page."""
+    soup = soup_of(site / "glossary.html")
+    entries = {}
+    for dl in soup.select("dl.glossary"):
+        for dt in dl.find_all("dt"):
+            definition = dt.find_next_sibling("dd")
+            entries[dt["id"]] = " ".join(definition.get_text(" ").split())
+    return entries
+
+
+def test_glossary_defines_the_terms_of_the_lesson_and_the_book(site):
+    entries = glossary_entries(site)
+    missing = [term for term in REQUIRED_TERMS if f"term-{term.replace(' ', '-')}" not in entries
+               and f"term-{term.lower().replace(' ', '-')}" not in entries]
+    assert missing == [], f"glossary.md lacks {missing}"
+    assert all(len(text.split()) >= 8 for text in entries.values()), "a glossary definition is a stub"
+
+
+def test_term_links_carry_their_glossary_definition(site):
+    entries = glossary_entries(site)
+    links = [(page, a) for page in pages(site) for a in soup_of(page).select("a.reference.internal")
+             if a.find("span", class_="std-term")]
+    assert links, "no page links a glossary term"
+    for page, link in links:
+        term_id = link["href"].rpartition("#")[2]
+        assert term_id in entries, f"{page.name}: {link['href']} is not a glossary entry"
+        assert " ".join(link.get("title", "").split()) == entries[term_id], f"{page.name}: {link.text!r}"
+
+
+def test_no_page_loads_a_script_twice(site):
+    for page in pages(site):
+        scripts = soup_of(page).find_all("script")
+        sources = [s["src"] for s in scripts if s.get("src")]
+        bodies = [s.string for s in scripts if not s.get("src") and not s.get("type") and (s.string or "").strip()]
+        assert len(sources) == len(set(sources)), f"{page.name} loads a script twice"
+        assert len(bodies) == len(set(bodies)), f"{page.name} repeats an inline script (THEBE_JS_URL, once)"
+
+
+def test_widget_pages_load_the_anywidget_that_python_pins(site):
+    from importlib.metadata import version
+
+    python_version = version("anywidget")
+    npm = json.loads((ROOT / "package.json").read_text())["devDependencies"]["anywidget"]
+    assert npm == python_version, f"package.json pins anywidget {npm}, Python has {python_version}"
+    widget_pages = [p for p in pages(site) if "application/vnd.jupyter.widget-state+json" in p.read_text()]
+    assert widget_pages, "no page embeds widget state, so no explorer can work on the site"
+    for page in widget_pages:
+        assert f"anywidget@{python_version}/dist/index" in page.read_text(), f"{page.name}: anywidget path not pinned"
+
+
+def test_every_kind_of_explorer_appears_on_the_site(site):
+    text = "\n".join(p.read_text(encoding="utf-8") for p in pages(site))
+    for kind, cls in EXPLORERS.items():
+        assert f'"_anywidget_id": "{cls.__module__}.{cls.__name__}"' in text, f"no {kind} explorer on the site"
+
+
+@pytest.mark.parametrize("path", ["glossary.html", "appendix/explorers.html"])
+def test_the_glossary_and_the_explorers_are_in_the_table_of_contents(site, path):
+    toc_links = {a["href"] for a in soup_of(site / "intro.html").select("nav a[href]")}
+    assert path in toc_links, f"{path} is not in the book's navigation"
