@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup book browser test bench lint clean
+.PHONY: setup book browser test grade exercises bench lint clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -35,6 +35,14 @@ browser:  ## install chromium (as root on Debian) and the npm packages the brows
 
 test: book browser  ## the whole suite: package, notebooks, exercises, site (with the browser tests)
 	$(PY) -m pytest
+
+# Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md).
+grade: setup  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir (SUBMISSIONS/<student>/<assignment>/*.ipynb)
+	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir OUT=dir"; exit 2; }
+	$(PY) -m posenc.grading "$(SUBMISSIONS)" --out "$(OUT)"
+
+exercises: setup  ## regenerate the student versions exercises/release/ from exercises/source/ (nbgrader)
+	$(PY) -m posenc.grading.release
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table
 	$(PY) benchmarks/rope.py --write benchmarks/results/rope.md

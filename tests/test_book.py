@@ -122,14 +122,6 @@ def test_chapters_are_stored_without_outputs_and_start_with_the_colab_cell(noteb
         assert COLAB_CELL_MARK in "".join(code[0]["source"]), "the first code cell must be the Colab set-up cell"
 
 
-@pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)
-def test_every_chapter_page_has_colab_and_binder_buttons_for_its_notebook(site, notebook):
-    html = (site / "chapters" / f"{notebook.stem}.html").read_text(encoding="utf-8")
-    repo = "where-words-are/where-words-are"
-    assert f"colab.research.google.com/github/{repo}/blob/main/chapters/{notebook.name}" in html
-    assert f"mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/chapters/{notebook.name}" in html
-
-
 def test_chapter_one_shows_its_checks_and_figure(site):
     html = (site / "chapters" / "01_attention_sees_a_set.html").read_text(encoding="utf-8")
     assert html.count('class="claim-check"') >= 2

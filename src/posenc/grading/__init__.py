@@ -1,0 +1,87 @@
+"""Grading a class with real nbgrader: ``python -m posenc.grading SUBMISSIONS_DIR --out OUT_DIR``.
+
+The pipeline, one module per step:
+
+1. :mod:`~posenc.grading.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``:
+   student versions and a gradebook that knows every cell), once per change of its sources;
+2. :mod:`~posenc.grading.submissions` finds ``<student>/<assignment>/<notebook>.ipynb`` files, tells which
+   exercise each one is by its content, and restores deleted, moved or copied cells;
+3. :mod:`~posenc.grading.parallel` runs :mod:`~posenc.grading.worker` for each notebook in a process
+   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc.grading.execute`, then
+   ``nbgrader generate_feedback``), as many at a time as there are cores;
+4. :mod:`~posenc.grading.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
+   ``grades.csv``; :mod:`~posenc.grading.integrity` supplies the canary and the static scan behind the
+   ``tampered`` and ``flagged`` statuses.
+
+nbgrader is imported only when grading runs, so ``import posenc`` stays light.
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+import tempfile
+import warnings
+from collections.abc import Callable
+from pathlib import Path
+
+from .course import Course, prepare
+from .records import ClassRecord, summarize
+from .submissions import Catalog, Row, find_files, triage
+from .worker import Limits, run_task
+
+__all__ = ["Course", "Limits", "grade_class"]
+
+
+def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str | None = None,
+                limits: Limits | None = None, jobs: int | None = None,
+                progress: Callable[[str], None] | None = None) -> list[dict]:
+    """Grade every notebook under ``submissions`` into the nbgrader course directory ``out``.
+
+    Returns one dict per row of ``out/grades.csv`` graded in this run (the keys of
+    :data:`posenc.grading.records.COLUMNS` plus ``seconds``, the time its grading took).
+    """
+    with warnings.catch_warnings():  # nbgrader's own SQLAlchemy and nbformat warnings say nothing to act on
+        warnings.simplefilter("ignore")
+        return _grade_class(Path(submissions), Path(out), course, limits or Limits(), jobs, progress)
+
+
+def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, progress) -> list[dict]:
+    if not submissions.is_dir():
+        raise FileNotFoundError(f"grade_class: no folder of submissions at {submissions}")
+    say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+    the_course = Course.find(course)
+    say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
+    prepared = prepare(the_course, out / ".grading" / "prepared")
+    record = ClassRecord(out, prepared)
+    rows = triage(find_files(submissions), Catalog(prepared / "release"), limits.max_file_mb * 2**20)
+    done: list[dict] = []
+
+    def finish(row: Row, result: dict | None, seconds: float) -> None:
+        status, message = summarize(row, result, limits)
+        score, max_score = record.record(row, result, status, message)
+        done.append({"student": row.student, "assignment": row.assignment, "notebook": row.notebook,
+                     "score": score, "max_score": max_score, "status": status, "message": message,
+                     "seconds": seconds})
+        say(f"[{len(done):>{len(str(len(rows)))}}/{len(rows)}] {row.student} · {row.assignment}/{row.notebook}: "
+            f"{score:g}/{max_score:g} {status} ({seconds:.1f} s)")
+
+    for row in rows:
+        if row.content is None:
+            finish(row, None, 0.0)
+    to_grade = [row for row in rows if row.content is not None]
+    jobs = jobs or len(os.sched_getaffinity(0))
+    say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
+    from . import parallel
+
+    scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / ".grading"))
+    try:
+        parallel.run([{"row": row, "prepared": str(prepared), "limits": limits} for row in to_grade], run_task,
+                     scratch, jobs=jobs, timeout=limits.notebook_timeout,
+                     memory_bytes=(limits.memory_mb + 2048) * 2**20,
+                     done=lambda task, result, seconds: finish(task["row"], result, seconds))
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    say(f"wrote {record.write_csv()}")
+    return done

@@ -1,0 +1,48 @@
+"""Command line: ``python -m posenc.grading SUBMISSIONS_DIR --out OUT_DIR`` (also ``make grade``)."""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import sys
+import time
+from pathlib import Path
+
+from . import Limits, grade_class
+
+
+def main(argv: list[str] | None = None) -> int:
+    defaults = Limits()
+    parser = argparse.ArgumentParser(
+        prog="python -m posenc.grading",
+        description="Autograde a class's exercise notebooks with nbgrader: SUBMISSIONS_DIR holds "
+                    "<student>/<assignment>/<notebook>.ipynb; OUT_DIR receives the gradebook (an nbgrader "
+                    "course directory), grades.csv and one feedback page per student and notebook.")
+    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
+    parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR")
+    parser.add_argument("--course", type=Path, help="the nbgrader course (default: this repository's exercises/)")
+    parser.add_argument("--jobs", type=int, help="notebooks graded at a time (default: the available cores)")
+    parser.add_argument("--cell-timeout", type=int, default=defaults.cell_timeout, help="seconds per cell")
+    parser.add_argument("--notebook-timeout", type=int, default=defaults.notebook_timeout,
+                        help="seconds per notebook, all included")
+    parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb, help="memory of one grading kernel")
+    parser.add_argument("--max-file-mb", type=int, default=defaults.max_file_mb, help="largest file graded")
+    args = parser.parse_args(argv)
+    limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
+                    memory_mb=args.memory_mb, max_file_mb=args.max_file_mb)
+    started = time.monotonic()
+    try:
+        rows = grade_class(args.submissions, args.out, course=args.course, limits=limits, jobs=args.jobs)
+    except (FileNotFoundError, RuntimeError) as error:
+        print(f"posenc.grading: {error}", file=sys.stderr)
+        return 2
+    counts = collections.Counter(row["status"] for row in rows)
+    graded = [row["seconds"] for row in rows if row["seconds"]]
+    print(f"{len(rows)} notebooks in {time.monotonic() - started:.0f} s"
+          + (f" (mean {sum(graded) / len(graded):.1f} s each)" if graded else "")
+          + ": " + ", ".join(f"{n} {status}" for status, n in counts.most_common()), file=sys.stderr)
+    return 1 if counts["grader_error"] else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,127 @@
+"""The nbgrader course in ``exercises/``: its assignments, its configuration, and its generated copies.
+
+The course is an ordinary nbgrader course directory (``nbgrader_config.py``, ``source/<assignment>/``,
+``release/<assignment>/``). Grading needs a *prepared* copy of it: the student versions and a gradebook
+that knows every cell, both made by ``nbgrader generate_assignment``. :func:`prepare` makes one and keeps
+it until the sources or the configuration change.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import sys
+from dataclasses import dataclass
+from pathlib import Path
+
+# Where the course is looked for when none is given: the current folder's exercises/ (make grade runs from the
+# repository), then the one next to this package's sources (an editable install).
+DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exercises")
+
+
+SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
+HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed from the student version
+
+
+def nbgrader_meta(cell) -> dict:
+    """A cell's nbgrader metadata (``{}`` for a plain cell, or when a student's editor mangled it)."""
+    meta = cell.get("metadata", {}).get("nbgrader", {})
+    return meta if isinstance(meta, dict) else {}
+
+
+def grade_id(cell) -> str | None:
+    """A cell's nbgrader id, or None."""
+    value = nbgrader_meta(cell).get("grade_id")
+    return value if isinstance(value, str) else None
+
+
+def ensure_tools_on_path() -> None:
+    """nbgrader creates gradebooks by running the ``alembic`` command: make this interpreter's one findable."""
+    bin_dir = str(Path(sys.executable).parent)
+    if bin_dir not in os.environ.get("PATH", "").split(os.pathsep):
+        os.environ["PATH"] = bin_dir + os.pathsep + os.environ.get("PATH", "")
+
+
+@dataclass(frozen=True)
+class Course:
+    """An nbgrader course directory: ``root/nbgrader_config.py`` and ``root/source/<assignment>/*.ipynb``."""
+
+    root: Path
+
+    @classmethod
+    def find(cls, root: Path | str | None = None) -> Course:
+        """The course at ``root``, or at the first of :data:`DEFAULT_ROOTS` that holds one."""
+        if root is None:
+            root = next((r for r in DEFAULT_ROOTS if (r / "nbgrader_config.py").is_file()), DEFAULT_ROOTS[0])
+        course = cls(Path(root).resolve())
+        if not (course.root / "nbgrader_config.py").is_file() or not (course.root / "source").is_dir():
+            raise FileNotFoundError(f"no nbgrader course at {course.root}: expected nbgrader_config.py and "
+                                    "source/ there (pass --course DIR)")
+        return course
+
+    @property
+    def config_file(self) -> Path:
+        return self.root / "nbgrader_config.py"
+
+    def source(self, assignment: str, notebook: str) -> Path:
+        return self.root / "source" / assignment / f"{notebook}.ipynb"
+
+    def assignments(self) -> dict[str, list[str]]:
+        """``{assignment: [notebook names without .ipynb]}`` for every assignment in ``source/``."""
+        return {a.name: sorted(p.stem for p in a.glob("*.ipynb"))
+                for a in sorted((self.root / "source").iterdir()) if a.is_dir() and not a.name.startswith(".")}
+
+    def config(self):
+        """The course's own ``nbgrader_config.py``, loaded as a traitlets ``Config``."""
+        from traitlets.config.loader import PyFileConfigLoader
+
+        return PyFileConfigLoader(self.config_file.name, path=str(self.root)).load_config()
+
+    def fingerprint(self) -> str:
+        """SHA-256 over the configuration and every source notebook: a prepared copy is valid while it holds."""
+        digest = hashlib.sha256()
+        for path in [self.config_file, *sorted((self.root / "source").rglob("*.ipynb"))]:
+            digest.update(str(path.relative_to(self.root)).encode() + b"\0" + path.read_bytes() + b"\0")
+        return digest.hexdigest()
+
+
+def generate(course: Course, dest: Path) -> Path:
+    """Run ``nbgrader generate_assignment`` for every assignment into the fresh course directory ``dest``.
+
+    ``dest`` receives ``nbgrader_config.py``, ``source/``, ``release/`` and ``gradebook.db``. Raises
+    ``RuntimeError`` with nbgrader's log when an assignment fails (nbgrader itself only logs it).
+    """
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    ensure_tools_on_path()
+    if dest.exists():
+        shutil.rmtree(dest)
+    shutil.copytree(course.root / "source", dest / "source")
+    shutil.copy(course.config_file, dest / "nbgrader_config.py")
+    config = course.config()
+    config.CourseDirectory.root = str(dest)
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    for assignment in course.assignments():
+        result = api.generate_assignment(assignment)
+        if not result["success"]:
+            raise RuntimeError(f"nbgrader generate_assignment {assignment} failed:\n{result.get('log', '')}\n"
+                               f"{result.get('error', '')}")
+    return dest
+
+
+def prepare(course: Course, cache: Path) -> Path:
+    """A generated copy of ``course`` under ``cache``, made again only when the course has changed."""
+    stamp, dest = cache / "fingerprint", cache / "course"
+    fingerprint = course.fingerprint()
+    if not (stamp.is_file() and stamp.read_text() == fingerprint and (dest / "gradebook.db").is_file()):
+        generate(course, dest)
+        stamp.write_text(fingerprint)
+    return dest
+
+
+def same_notebooks(a: Path, b: Path) -> bool:
+    """Whether two notebook files hold the same JSON (formatting aside)."""
+    return json.loads(a.read_text(encoding="utf-8")) == json.loads(b.read_text(encoding="utf-8"))

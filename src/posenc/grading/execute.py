@@ -1,0 +1,185 @@
+"""The kernel side of grading: nbgrader's ``Execute``, made to survive what a submission does to its kernel.
+
+nbgrader runs a submission top to bottom in one kernel and scores each test cell by whether it raised.
+That is the right rule, but a single bad cell can take the whole notebook down with it: a kernel killed
+by ``os._exit`` or a crash loses every later grade, a loop that ignores interrupts makes every later cell
+time out in turn, and a cell that prints a gigabyte lands in the feedback. :class:`GradingExecute`
+keeps nbgrader's rule and contains those cells:
+
+- the kernel starts under resource limits (address space, file size, no core dumps), so a memory bomb
+  raises ``MemoryError`` in its own cell;
+- a cell that kills the kernel, or keeps it busy after the timeout interrupt, is marked failed; the
+  kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
+  graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
+- each cell's outputs are cut to a fixed number of characters;
+- the integrity canary appended by :mod:`posenc.grading.integrity` is checked and removed.
+
+What happened is written as JSON to ``report_path`` for the worker to read.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import os
+import resource
+
+from nbclient.exceptions import CellTimeoutError, DeadKernelError
+from nbclient.util import run_sync
+from nbformat import NotebookNode
+from nbgrader.preprocessors import Execute
+from traitlets import Integer, Unicode
+
+from . import integrity
+
+THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
+
+
+def limit_resources(memory_bytes: int, file_bytes: int) -> None:
+    """Run in the kernel process before it starts (``preexec_fn``): cap its memory and file sizes."""
+    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
+    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+
+
+def error_output(ename: str, evalue: str) -> NotebookNode:
+    """An error output as a kernel would send it: nbgrader scores a test cell holding one as failed."""
+    return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
+
+
+def _size(output: NotebookNode) -> int:
+    """Characters in an output (its text, its traceback, or all its data)."""
+    if output.output_type == "stream":
+        return len(output.text)
+    if output.output_type == "error":
+        return len(output.evalue) + sum(len(line) for line in output.traceback)
+    return sum(len(v) if isinstance(v, str) else len(json.dumps(v)) for v in output.get("data", {}).values())
+
+
+def truncate_outputs(cell: NotebookNode, max_chars: int) -> bool:
+    """Keep at most ``max_chars`` characters of ``cell``'s outputs in all; True if anything was cut.
+
+    A stream or an error keeps its beginning; rich output (images, HTML) that does not fit is replaced
+    by a note, so that the notebook stays valid.
+    """
+    budget, cut = max_chars, False
+    for output in cell.get("outputs", []):
+        size = _size(output)
+        if size <= budget:
+            budget -= size
+            continue
+        note = f"\n... output cut by the grader ({size:,} characters) ..."
+        if output.output_type == "stream":
+            output.text = output.text[:budget] + note
+        elif output.output_type == "error":
+            output.evalue = output.evalue[:budget]
+            output.traceback = ["\n".join(output.traceback)[:budget] + note]
+        else:
+            output.data, output.metadata = {"text/plain": note.strip()}, {}
+        budget, cut = 0, True
+    return cut
+
+
+class GradingExecute(Execute):
+    """nbgrader's ``Execute`` with resource limits, recovery from dead or stuck kernels, and output caps."""
+
+    memory_limit = Integer(2048 * 1024**2, help="address-space limit of the kernel, in bytes").tag(config=True)
+    file_size_limit = Integer(64 * 1024**2, help="largest file the kernel may write, in bytes").tag(config=True)
+    max_output_chars = Integer(20_000, help="characters of output kept per cell").tag(config=True)
+    max_restarts = Integer(3, help="kernel restarts allowed per notebook").tag(config=True)
+    responsive_grace = Integer(3, help="seconds a kernel has to answer after a timeout").tag(config=True)
+    report_path = Unicode("", help="where to write the JSON report of what happened").tag(config=True)
+
+    def preprocess(self, nb, resources=None, km=None):
+        self.events: list[dict] = []
+        self.failed: set[int] = set()      # cells that killed or hung the kernel: never run again
+        self.restarts, self.gave_up = 0, False
+        try:
+            nb, resources = super().preprocess(nb, resources, km)
+            nb.cells, canary_ok = integrity.check_canary(nb.cells)
+            self.events.append({"kind": "canary", "ok": None if self.gave_up else canary_ok})
+        finally:
+            if self.report_path:
+                with open(self.report_path, "w", encoding="utf-8") as f:
+                    json.dump(self.events, f)
+        return nb, resources
+
+    async def async_start_new_kernel(self, **kwargs):
+        kwargs.setdefault("env", {**os.environ, **{name: "1" for name in THREADS}})
+        kwargs.setdefault("preexec_fn", lambda: limit_resources(self.memory_limit, self.file_size_limit))
+        await super().async_start_new_kernel(**kwargs)
+
+    def preprocess_cell(self, cell, resources, index):
+        if self.gave_up:
+            if cell.cell_type == "code" and not integrity.is_canary(cell):
+                cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
+            return cell, self.resources
+        try:
+            cell, resources = super().preprocess_cell(cell, resources, index)
+        except DeadKernelError:
+            self._fail(cell, index, "crashed", "the kernel died while running this cell (os._exit, a crash, or "
+                                               "the memory limit); it was restarted")
+            return cell, self.resources
+        except CellTimeoutError:
+            self._fail(cell, index, "timeout", "the kernel stopped answering while running this cell; "
+                                               "it was restarted")
+            return cell, self.resources
+        enames = {o.get("ename") for o in cell.get("outputs", []) if o.output_type == "error"}
+        if "CellTimeoutError" in enames:
+            self._record("timeout", cell, index)
+            if not self._responsive():
+                self.failed.add(index)
+                self._restart(index)
+        if "MemoryError" in enames:
+            self._record("memory", cell, index)
+        if truncate_outputs(cell, self.max_output_chars):
+            self._record("output_cut", cell, index)
+        return cell, self.resources
+
+    def _record(self, kind: str, cell: NotebookNode, index: int) -> None:
+        self.events.append({"kind": kind, "cell": integrity.cell_name(cell, index)})
+
+    def _fail(self, cell: NotebookNode, index: int, kind: str, why: str) -> None:
+        """Mark ``cell`` as failed (nbgrader then scores it zero), never run it again, restart the kernel."""
+        cell.outputs = [error_output("KernelDied" if kind == "crashed" else "CellTimeoutError", why)]
+        self._record(kind, cell, index)
+        self.failed.add(index)
+        self._restart(index)
+
+    def _responsive(self) -> bool:
+        """Whether the kernel answers a ``kernel_info`` request within the grace period."""
+        timeout, self.timeout = self.timeout, self.responsive_grace
+        try:
+            return self.wait_for_reply(self.kc.kernel_info()) is not None
+        except (DeadKernelError, CellTimeoutError, RuntimeError):
+            return False
+        finally:
+            self.timeout = timeout
+
+    def _restart(self, failed_index: int) -> None:
+        """Restart the kernel and replay, silently, the code cells before ``failed_index`` that did not fail.
+
+        A replayed cell that kills or hangs the new kernel joins the failed cells and the restart begins
+        again; after ``max_restarts`` the remaining cells are not run at all.
+        """
+        while self.restarts < self.max_restarts:
+            self.restarts += 1
+            run_sync(self.km.restart_kernel)(now=True)
+            self.kc.stop_channels()
+            self.start_new_kernel_client()
+            replay = [i for i, c in enumerate(self.nb.cells[:failed_index])
+                      if c.cell_type == "code" and i not in self.failed and not integrity.is_canary(c)]
+            for index in replay:
+                rerun = copy.deepcopy(self.nb.cells[index])
+                try:
+                    super().preprocess_cell(rerun, self.resources, index)
+                except (DeadKernelError, CellTimeoutError):
+                    self.failed.add(index)
+                    break
+                if any(o.get("ename") == "CellTimeoutError" for o in rerun.get("outputs", [])):
+                    self.failed.add(index)
+                    break
+            else:
+                return
+        self.gave_up = True
+        self.events.append({"kind": "gave_up", "cell": integrity.cell_name(self.nb.cells[failed_index], failed_index)})

@@ -1,0 +1,48 @@
+"""Regenerate the student versions: ``python -m posenc.grading.release`` (also ``make exercises``).
+
+The student notebooks in ``exercises/release/`` are what the Colab and Binder buttons open, so they are
+committed. They are made by ``nbgrader generate_assignment`` from ``exercises/source/`` and nothing else;
+the test suite fails when a committed student version differs from what its source generates.
+"""
+
+from __future__ import annotations
+
+import argparse
+import shutil
+import sys
+import tempfile
+from pathlib import Path
+
+from .course import Course, generate, same_notebooks
+
+
+def stale(course: Course, generated: Path) -> list[str]:
+    """The release notebooks of ``course`` that differ from those in the generated copy ``generated``."""
+    fresh = {p.relative_to(generated / "release") for p in (generated / "release").glob("*/*.ipynb")}
+    committed = {p.relative_to(course.root / "release") for p in (course.root / "release").glob("*/*.ipynb")}
+    return sorted(str(p) for p in fresh ^ committed) + sorted(
+        str(p) for p in fresh & committed
+        if not same_notebooks(generated / "release" / p, course.root / "release" / p))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m posenc.grading.release", description=__doc__.splitlines()[0])
+    parser.add_argument("--course", type=Path, help="the nbgrader course (default: this repository's exercises/)")
+    parser.add_argument("--check", action="store_true", help="only report stale student versions (exit 1 if any)")
+    args = parser.parse_args(argv)
+    course = Course.find(args.course)
+    with tempfile.TemporaryDirectory() as scratch:
+        generated = generate(course, Path(scratch) / "course")
+        changed = stale(course, generated)
+        if args.check:
+            print("\n".join(f"stale: {name}" for name in changed) or "every student version is up to date")
+            return 1 if changed else 0
+        shutil.rmtree(course.root / "release", ignore_errors=True)
+        shutil.copytree(generated / "release", course.root / "release")
+    print(f"wrote {len(list((course.root / 'release').glob('*/*.ipynb')))} student notebooks to "
+          f"{course.root / 'release'} ({len(changed)} changed)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,152 @@
+"""Grading one submission with nbgrader, alone in a scratch course directory.
+
+Each submission is graded in a course directory of its own, holding a copy of the prepared gradebook,
+so that parallel workers never share a SQLite file; the parent process merges the scores into the
+class gradebook afterwards (:mod:`posenc.grading.records`). Inside, it is plain nbgrader:
+``autograde`` (with :class:`~posenc.grading.execute.GradingExecute` as its executor) and
+``generate_feedback``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+import shutil
+import warnings
+from dataclasses import dataclass
+from pathlib import Path
+
+import nbformat
+
+from . import integrity, records
+from .course import HIDDEN_TESTS, ensure_tools_on_path
+from .submissions import Row
+
+STUDENT = "student"   # the id inside the scratch course: real names may hold characters nbgrader globs on
+
+
+@dataclass(frozen=True)
+class Limits:
+    """What one submission may use. Times in seconds, sizes in MiB (characters for output).
+
+    ``memory_mb`` limits the grading kernel; the worker process around it may use 2 GiB more, so that
+    it survives to report a kernel that printed or allocated too much.
+    """
+
+    cell_timeout: int = 15
+    notebook_timeout: int = 300
+    memory_mb: int = 2048
+    max_file_mb: int = 20
+    max_output_chars: int = 20_000
+
+
+
+def configure(course_dir: Path, limits: Limits, report: Path):
+    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits."""
+    from nbconvert.preprocessors import ClearMetadataPreprocessor
+    from nbgrader.preprocessors import (
+        AssignLatePenalties,
+        CheckCellMetadata,
+        IgnorePattern,
+        LimitOutput,
+        SaveAutoGrades,
+    )
+    from traitlets.config.loader import PyFileConfigLoader
+
+    from .execute import GradingExecute
+
+    config = PyFileConfigLoader("nbgrader_config.py", path=str(course_dir)).load_config()
+    config.CourseDirectory.root = str(course_dir)
+    config.Autograde.autograde_preprocessors = [GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
+                                                LimitOutput, SaveAutoGrades, AssignLatePenalties,
+                                                CheckCellMetadata]
+    config.Execute.timeout = limits.cell_timeout
+    config.GradingExecute.memory_limit = limits.memory_mb * 2**20
+    config.GradingExecute.max_output_chars = limits.max_output_chars
+    config.GradingExecute.report_path = str(report)
+    return config
+
+
+def grade(row: Row, prepared: Path, workdir: Path, limits: Limits) -> dict:
+    """Autograde the restored notebook of ``row`` in a scratch copy of the prepared course; write feedback.
+
+    Returns the scores of every graded cell (``{grade_id: [auto_score, max_score, needs_manual_grade]}``),
+    the events of :class:`~posenc.grading.execute.GradingExecute`, and the paths of the autograded
+    notebook and the feedback page under ``workdir``.
+    """
+    from nbgrader.api import Gradebook
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    ensure_tools_on_path()
+    warnings.filterwarnings("ignore")
+    assignment, notebook = row.assignment, row.notebook
+    course = workdir / "course"
+    (course / "source").mkdir(parents=True)
+    shutil.copy(prepared / "gradebook.db", course / "gradebook.db")
+    shutil.copy(prepared / "nbgrader_config.py", course / "nbgrader_config.py")
+    shutil.copytree(prepared / "source" / assignment, course / "source" / assignment)
+    submitted = course / "submitted" / STUDENT / assignment / f"{notebook}.ipynb"
+    submitted.parent.mkdir(parents=True)
+    content = copy.deepcopy(row.content)
+    for cell in content.cells:  # only the grader's own canary may carry the canary's mark
+        cell.metadata.pop(integrity.CANARY, None)
+    content.cells.append(integrity.canary_cell())
+    nbformat.write(content, str(submitted))
+
+    report = workdir / "report.json"
+    config = configure(course, limits, report)
+    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+    outcome = api.autograde(assignment, STUDENT)
+    events = json.loads(report.read_text()) if report.is_file() else []
+    if not outcome["success"]:
+        return {"error": _last_lines(outcome.get("log") or outcome.get("error") or "nbgrader autograde failed"),
+                "events": events}
+    tampered = any(e["kind"] == "canary" and e["ok"] is False for e in events)
+    with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
+        submission = gb.find_submission_notebook(notebook, assignment, STUDENT)
+        if tampered:
+            for g in submission.grades:
+                g.auto_score, g.needs_manual_grade = 0.0, True
+            gb.db.commit()
+        grades = {g.name: [g.auto_score, g.max_score, bool(g.needs_manual_grade)] for g in submission.grades}
+        comments = {c.name: c.auto_comment for c in submission.comments}
+    autograded = course / "autograded" / STUDENT / assignment / f"{notebook}.ipynb"
+    autograded.chmod(0o644)  # nbgrader leaves it read-only; the notes and the feedback copy change it
+    result = {"grades": grades, "comments": comments, "events": events, "tampered": tampered,
+              "autograded": str(autograded)}
+    status, message = records.summarize(row, result, limits)
+    if message != records.STATUSES["ok"]:
+        _add_note(autograded, f"{status}: {message}")
+    full = autograded.read_text(encoding="utf-8")
+    _hide_hidden_tests(autograded)
+    feedback = api.generate_feedback(assignment, STUDENT)
+    autograded.write_text(full, encoding="utf-8")  # the gradebook's copy keeps them, for the formgrader
+    page = course / "feedback" / STUDENT / assignment / f"{notebook}.html"
+    return {**result, "feedback": str(page) if feedback["success"] else None}
+
+
+def run_task(task: dict) -> dict:
+    """:func:`grade` for one task of :func:`posenc.grading.parallel.run`."""
+    return grade(task["row"], Path(task["prepared"]), Path(task["folder"]), task["limits"])
+
+
+def _add_note(path: Path, notes: str) -> None:
+    """Put the grader's notes on this submission at the top of its autograded notebook (and feedback)."""
+    nb = nbformat.read(str(path), as_version=4)
+    nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {notes}"))
+    nbformat.write(nb, str(path))
+
+
+def _hide_hidden_tests(path: Path) -> None:
+    """Replace the code of every hidden-tests region by one comment: feedback shows results, not tests."""
+    nb = nbformat.read(str(path), as_version=4)
+    for cell in nb.cells:
+        if cell.cell_type == "code" and HIDDEN_TESTS[0] in cell.source:
+            before, _, rest = cell.source.partition(HIDDEN_TESTS[0])
+            cell.source = before + "# (hidden tests: their code is not shown)" + rest.partition(HIDDEN_TESTS[1])[2]
+    nbformat.write(nb, str(path))
+
+
+def _last_lines(text: str, n: int = 12) -> str:
+    return "\n".join(text.strip().splitlines()[-n:])

@@ -1,0 +1,255 @@
+"""The exercise course: its structure, its self-checks, and its tests against right and wrong answers.
+
+The fast tests here run the notebooks' cells directly in this process (set-up, then an answer, then its
+test cell with the hidden tests included). The slow ones use nbgrader itself: the source notebooks must
+validate with full marks, and the committed student versions must be what nbgrader generates today.
+``tests/test_grading.py`` grades whole notebooks, right, blank, wrong and broken, through the pipeline.
+"""
+
+from __future__ import annotations
+
+import ast
+import contextlib
+import io
+import json
+import re
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from posenc import selfcheck
+from posenc.grading import samples
+from posenc.grading.course import HIDDEN_TESTS as HIDDEN
+from posenc.grading.course import Course, nbgrader_meta
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = Course.find(ROOT / "exercises")
+WRONG = Path(__file__).resolve().parent / "wrong_solutions"
+
+
+def source_notebooks() -> dict[str, nbformat.NotebookNode]:
+    return {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
+            for a, notebooks in COURSE.assignments().items() for n in notebooks}
+
+
+SOURCES = source_notebooks()
+
+
+def answers() -> list[tuple[str, str]]:
+    """(notebook key, answer grade id) for every autograded answer of the course."""
+    return [(key, answer) for key, nb in SOURCES.items() for answer in samples.autograded_answers(nb)]
+
+
+def cell(nb, grade_id: str):
+    return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
+
+
+def wrong_solutions(answer: str) -> list[Path]:
+    return sorted((WRONG / answer).glob("*.py"))
+
+
+def run_cells(nb, answer: str, answer_source: str) -> tuple[str, str]:
+    """Run ``nb``'s set-up cells, ``answer_source`` as the answer, then its test cell (hidden tests included).
+
+    Returns ("pass" or the exception's name, what the test cell printed or raised).
+    """
+    namespace: dict = {}
+    for c in nb.cells:
+        meta = nbgrader_meta(c)
+        if c.cell_type == "code" and meta.get("locked") and not meta.get("grade"):
+            exec(c.source, namespace)
+    exec(answer_source, namespace)
+    tests = "\n".join(line for line in cell(nb, f"{answer}_tests").source.split("\n") if line.strip() not in HIDDEN)
+    out = io.StringIO()
+    try:
+        with contextlib.redirect_stdout(out):
+            exec(tests, namespace)
+    except Exception as error:  # whatever the answer makes the tests raise
+        return type(error).__name__, str(error)
+    return "pass", out.getvalue()
+
+
+# ---------------------------------------------------------------- structure of the course
+
+
+def test_course_has_one_assignment_per_chapter():
+    chapters = sorted(p.name[:2] for p in (ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
+    assert [a[2:4] for a in COURSE.assignments()] == chapters
+    assert all(len(notebooks) == 1 for notebooks in COURSE.assignments().values())
+
+
+def test_course_is_worth_at_least_sixty_points():
+    points = sum(nbgrader_meta(c).get("points", 0) for nb in SOURCES.values() for c in nb.cells
+                 if nbgrader_meta(c).get("grade"))
+    autograded = sum(nbgrader_meta(c).get("points", 0) for nb in SOURCES.values() for c in nb.cells
+                     if nbgrader_meta(c).get("grade") and c.cell_type == "code")
+    assert points >= 60
+    assert autograded >= 60
+
+
+def test_grade_ids_are_unique_across_the_course_and_name_their_chapter():
+    ids = [nbgrader_meta(c)["grade_id"] for nb in SOURCES.values() for c in nb.cells if nbgrader_meta(c)]
+    assert len(ids) == len(set(ids))
+    for key, nb in SOURCES.items():
+        assert all(nbgrader_meta(c)["grade_id"].startswith(key[:4]) for c in nb.cells if nbgrader_meta(c))
+
+
+@pytest.mark.parametrize("key", sorted(SOURCES))
+def test_source_notebook_is_stored_without_outputs_and_starts_with_the_colab_cell(key):
+    chapter_one = nbformat.read(str(ROOT / "chapters" / "01_attention_sees_a_set.ipynb"), as_version=4)
+    colab = next(c for c in chapter_one.cells if c.cell_type == "code").source
+    nb = SOURCES[key]
+    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
+    assert next(c for c in nb.cells if c.cell_type == "code").source == colab
+
+
+@pytest.mark.parametrize("key,answer", answers())
+def test_every_answer_has_a_self_checked_test_cell_with_hidden_tests(key, answer):
+    tests = cell(SOURCES[key], f"{answer}_tests")
+    visible, _, hidden = tests.source.partition(HIDDEN[0])
+    assert nbgrader_meta(tests)["grade"] and nbgrader_meta(tests)["locked"] and nbgrader_meta(tests)["points"] > 0
+    assert re.search(r"selfcheck\.check_\w+\(", visible)
+    assert HIDDEN[1] in hidden
+
+
+def _loaded_names(tree: ast.AST) -> set[str]:
+    """Names a piece of code reads but does not bind itself (globals and builtins it relies on)."""
+    bound, loaded = set(), set()
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Name):
+            (loaded if isinstance(node.ctx, ast.Load) else bound).add(node.id)
+        elif isinstance(node, (ast.FunctionDef, ast.Lambda)):
+            bound.update(a.arg for a in node.args.args)
+            if isinstance(node, ast.FunctionDef):
+                bound.add(node.name)
+        elif isinstance(node, ast.ExceptHandler) and node.name:
+            bound.add(node.name)
+    return loaded - bound
+
+
+@pytest.mark.parametrize("key,answer", answers())
+def test_hidden_tests_use_nothing_a_student_cell_could_replace(key, answer):
+    """Only the function under test, ``np.array`` (whose result the tests check entry by entry) and
+    exception classes come from outside the hidden block: no numpy function, no math, no builtin, no posenc."""
+    hidden = cell(SOURCES[key], f"{answer}_tests").source.split(HIDDEN[0])[1].split(HIDDEN[1])[0]
+    defined = {node.name for node in ast.walk(ast.parse(cell(SOURCES[key], answer).source))
+               if isinstance(node, ast.FunctionDef)}
+    outside = _loaded_names(ast.parse(hidden)) - defined - {"_hidden_tests"}
+    assert outside <= {"np", "ValueError"}, f"hidden tests of {answer} rely on {sorted(outside)}"
+    np_uses = {node.attr for node in ast.walk(ast.parse(hidden))
+               if isinstance(node, ast.Attribute) and getattr(node.value, "id", None) == "np"}
+    assert np_uses <= {"array"}
+
+
+@pytest.mark.parametrize("key,answer", answers())
+def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
+    wrong = wrong_solutions(answer)
+    assert len(wrong) >= 2
+    for path in wrong:
+        assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say what is wrong in its docstring"
+
+
+def test_exercises_page_links_every_student_version_on_colab_and_binder_with_its_points():
+    page = (ROOT / "appendix" / "exercises.md").read_text(encoding="utf-8")
+    repo = "where-words-are/where-words-are"
+    for key, nb in SOURCES.items():
+        graded = [c for c in nb.cells if nbgrader_meta(c).get("grade")]
+        auto = sum(nbgrader_meta(c)["points"] for c in graded if c.cell_type == "code")
+        manual = sum(nbgrader_meta(c)["points"] for c in graded if c.cell_type == "markdown")
+        row = next(line for line in page.splitlines() if f"/release/{key}.ipynb" in line)
+        assert f"| {auto} + {manual} |" in row
+        assert f"https://colab.research.google.com/github/{repo}/blob/main/exercises/release/{key}.ipynb" in row
+        assert f"https://mybinder.org/v2/gh/{repo}/main?urlpath=lab/tree/exercises/release/{key}.ipynb" in row
+        assert (COURSE.root / "release" / f"{key}.ipynb").is_file()
+
+
+def test_instructor_guide_states_the_grader_defaults():
+    from posenc.grading import Limits
+
+    guide, limits = (ROOT / "appendix" / "instructor_guide.md").read_text(encoding="utf-8"), Limits()
+    for option, value in [("--cell-timeout", limits.cell_timeout), ("--notebook-timeout", limits.notebook_timeout),
+                          ("--memory-mb", limits.memory_mb), ("--max-file-mb", limits.max_file_mb)]:
+        assert re.search(rf"`{option}` \([^)]*default {value}\)", guide), option
+    assert f"cut to {limits.max_output_chars:,} characters" in guide
+
+
+# ---------------------------------------------------------------- answers against tests, in this process
+
+
+@pytest.mark.parametrize("key,answer", answers())
+def test_model_answer_passes_its_self_check_and_hidden_tests(key, answer):
+    outcome, output = run_cells(SOURCES[key], answer, samples.solutions(SOURCES[key])[answer])
+    assert outcome == "pass", output
+    assert "\N{CHECK MARK}" in output
+
+
+@pytest.mark.parametrize("key,answer,wrong", [(k, a, w) for k, a in answers() for w in wrong_solutions(a)],
+                         ids=lambda value: value.stem if isinstance(value, Path) else str(value))
+def test_wrong_answer_fails_both_self_check_and_hidden_tests(key, answer, wrong):
+    nb = SOURCES[key]
+    outcome, message = run_cells(nb, answer, wrong.read_text())
+    assert outcome == "SelfCheckFailed", message
+    assert " Hint: " in message
+    hidden_only = nbformat.from_dict(json.loads(json.dumps(nb)))
+    tests = cell(hidden_only, f"{answer}_tests")
+    tests.source = re.sub(r"^selfcheck\.check_\w+\(\w+\)$", "", tests.source, flags=re.M)
+    outcome, message = run_cells(hidden_only, answer, wrong.read_text())
+    assert outcome != "pass", message
+
+
+@pytest.mark.parametrize("key,answer", answers())
+def test_self_check_of_an_unwritten_answer_says_so(key, answer):
+    stub = "\n".join(line for line in cell(SOURCES[key], answer).source.split("\n")
+                     if not line.strip().startswith("###") and "return" not in line)
+    body = stub.rstrip() + "\n    raise NotImplementedError()\n"
+    outcome, message = run_cells(SOURCES[key], answer, body)
+    assert outcome == "SelfCheckFailed"
+    assert "not written yet" in message
+
+
+def test_self_check_hints_name_the_mistake_without_numbers_from_the_answer():
+    """A hint may show the inputs (shapes and short numbers) but never a precise expected value."""
+    for key, answer in answers():
+        for wrong in wrong_solutions(answer):
+            _, message = run_cells(SOURCES[key], answer, wrong.read_text())
+            assert not re.search(r"\d\.\d{5,}|\[\[", message), f"{wrong}: {message}"
+
+
+def test_self_check_failure_shows_as_one_line_in_jupyter():
+    error = selfcheck.SelfCheckFailed("rotation: it turns clockwise.")
+    assert error._render_traceback_() == ["\N{BALLOT X} rotation: it turns clockwise."]
+    assert isinstance(error, AssertionError)
+
+
+def test_self_checks_need_only_numpy_and_posenc():
+    tree = ast.parse(Path(selfcheck.__file__).read_text())
+    absolute = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
+                for alias in node.names}
+    absolute |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                 and node.level == 0}
+    relative = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
+    assert absolute <= {"__future__", "collections", "warnings", "zlib", "numpy"}
+    assert relative <= {"attention", "rotary", "scores", "sinusoidal"}
+
+
+# ---------------------------------------------------------------- with nbgrader itself
+
+
+@pytest.mark.slow
+def test_committed_student_versions_are_what_nbgrader_generates(tmp_path):
+    from posenc.grading.course import generate
+    from posenc.grading.release import stale
+
+    assert stale(COURSE, generate(COURSE, tmp_path / "course")) == []
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("key", sorted(SOURCES))
+def test_source_notebook_validates_with_full_marks(key):
+    from nbgrader.validator import Validator
+    from traitlets.config import Config
+
+    config = Config()
+    config.Execute.timeout = 60
+    assert Validator(config=config).validate(str(COURSE.root / "source" / f"{key}.ipynb")) == {}

@@ -1,0 +1,330 @@
+"""Grading a class through the real pipeline: nbgrader autograde, the class gradebook, grades.csv, feedback.
+
+One module-wide run grades, on two cores: for every assignment a perfect submission, the blank student
+version and three submissions of wrong answers (the n-th wrong solution of ``tests/wrong_solutions``
+for every answer that has one); and for ``ch04_rotation`` a gallery of bad submissions, each of which
+must get a score, a clear status and a message without stopping the others. Scores are read back with
+nbgrader's own ``Gradebook`` API. A second run through the command line checks that grading again
+changes nothing.
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+
+from posenc.grading import Limits, grade_class, samples
+from posenc.grading.course import Course
+
+pytestmark = pytest.mark.slow
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = Course.find(ROOT / "exercises")
+WRONG = Path(__file__).resolve().parent / "wrong_solutions"
+LIMITS = Limits(cell_timeout=5, notebook_timeout=150, memory_mb=1024, max_file_mb=2)
+ROTATION = ("ch04_rotation", "rotation")
+
+
+def read(kind: str, assignment: str, notebook: str) -> nbformat.NotebookNode:
+    return nbformat.read(str(COURSE.root / kind / assignment / f"{notebook}.ipynb"), as_version=4)
+
+
+def notebooks() -> list[tuple[str, str]]:
+    return [(a, n) for a, names in COURSE.assignments().items() for n in names]
+
+
+def wrong_answers(source: nbformat.NotebookNode, number: int) -> dict[str, str]:
+    """The ``number``-th wrong solution of each answer that has that many."""
+    chosen = {}
+    for answer in samples.autograded_answers(source):
+        wrong = sorted((WRONG / answer).glob("*.py"))
+        if len(wrong) > number:
+            chosen[answer] = wrong[number].read_text()
+    return chosen
+
+
+def cell_index(nb, grade_id: str) -> int:
+    return next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
+
+
+def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
+    """The rotation notebook with the model answers, some of them replaced by ``answers``."""
+    source = read("source", *ROTATION)
+    return samples.filled(read("release", *ROTATION), {**samples.solutions(source), **(answers or {})})
+
+
+def bad_submissions() -> dict[str, tuple[str, object]]:
+    """``{student: (file name, notebook or raw text)}``: every way a rotation submission can go wrong."""
+    clockwise = (WRONG / "ch04_rotation" / "clockwise.py").read_text()
+    model = samples.solutions(read("source", *ROTATION))["ch04_rotation"]
+    bad: dict[str, tuple[str, object]] = {}
+
+    def variant(student, change, answers=None, name="rotation.ipynb"):
+        nb = solved(answers)
+        change(nb)
+        bad[student] = (name, nb)
+
+    def add(source, at=None):
+        def change(nb):
+            nb.cells.insert(len(nb.cells) if at is None else cell_index(nb, at) + 1, nbformat.v4.new_code_cell(source))
+        return change
+
+    bad["malformed json"] = ("rotation.ipynb", '{"cells": [')
+    norm = samples.filled(read("release", "ch05_norm", "norm"), samples.solutions(read("source", "ch05_norm", "norm")))
+    bad["another assignment"] = ("rotation.ipynb", norm)
+
+    def delete_and_move(nb):
+        answer = nb.cells.pop(cell_index(nb, "ch04_rotation"))
+        del nb.cells[cell_index(nb, "ch04_rope_score_tests")]
+        nb.cells.insert(cell_index(nb, "ch04_code_04") + 1, nbformat.v4.new_code_cell(answer.source))
+    variant("deleted and moved cells", delete_and_move)
+
+    def reorder(nb):
+        tests = nb.cells.pop(cell_index(nb, "ch04_rotation_tests"))
+        nb.cells.insert(cell_index(nb, "ch04_rotation"), tests)
+    variant("reordered cells", reorder)
+
+    def edit_tests(nb):
+        nb.cells[cell_index(nb, "ch04_rotation_tests")].source = "pass"
+    variant("edited test cell", edit_tests, {"ch04_rotation": clockwise})
+    variant("infinite loop", lambda nb: None, {"ch04_rotation": "def rotation(angle):\n    while True:\n        pass"})
+    variant("loop that ignores interrupts", lambda nb: None, {"ch04_rotation": (
+        "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
+        "        except BaseException:\n            pass")})
+    variant("memory bomb", add("blob = bytearray(8 * 1024**3)", at="ch04_rotation"))
+    variant("gigantic output", add("print('x' * 5_000_000)"))
+    variant("sys.exit", lambda nb: None, {"ch04_rotation": model + "\nimport sys\nsys.exit(1)"})
+    variant("os._exit", lambda nb: None, {"ch04_rotation": model + "\nimport os\nos._exit(0)"})
+    variant("segfault", lambda nb: None, {"ch04_rope_score": (
+        "import ctypes\n\ndef rope_score(q, k, m, n, theta):\n    return ctypes.string_at(0)")})
+    variant("patched numpy and math", add(
+        "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
+        "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
+        at="ch04_code_04"), {"ch04_rotation": clockwise})
+    variant("patched self-check", lambda nb: None,
+            {"ch04_rotation": clockwise + "\nselfcheck.check_rotation = lambda function: None\n"})
+    variant("patched builtins", add(
+        "import builtins\nfor name in ('abs', 'float', 'round', 'max', 'min', 'isinstance'):\n"
+        "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": clockwise})
+    variant("input transformer", add(
+        "get_ipython().input_transformers_post.append(lambda lines: [])", at="ch04_rotation"),
+        {"ch04_rotation": clockwise})
+    variant("exception hook", add(
+        "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)", at="ch04_rotation"),
+        {"ch04_rotation": clockwise})
+    variant("José Müller", lambda nb: None, name="rotation (1).ipynb")
+    variant("Ada Lovelace", lambda nb: None, name="rotación final.ipynb")
+
+    def strip_metadata(nb):
+        for c in nb.cells:
+            c.metadata = {}
+    variant("metadata stripped", strip_metadata)
+
+    def duplicate(nb):
+        i = cell_index(nb, "ch04_rotation")
+        nb.cells.insert(i + 1, nbformat.from_dict(json.loads(json.dumps(nb.cells[i]))))
+        nb.cells[i + 1].id = "copied"
+    variant("duplicated cell", duplicate)
+
+    def to_markdown(nb):
+        i = cell_index(nb, "ch04_rotation")
+        nb.cells[i] = nbformat.v4.new_markdown_cell(nb.cells[i].source, metadata=nb.cells[i].metadata)
+    variant("answer turned to markdown", to_markdown)
+    variant("too large", lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("x" * 3_000_000)))
+    return bad
+
+
+def write(folder: Path, content) -> None:
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    if isinstance(content, str):
+        folder.write_text(content, encoding="utf-8")
+    else:
+        nbformat.write(content, str(folder))
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory):
+    """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
+    root = tmp_path_factory.mktemp("grading")
+    submissions = root / "submissions"
+    for assignment, notebook in notebooks():
+        source, release = read("source", assignment, notebook), read("release", assignment, notebook)
+        folder = submissions / "{}" / assignment / f"{notebook}.ipynb"
+        write(Path(str(folder).format("perfect")), samples.filled(release, samples.solutions(source)))
+        write(Path(str(folder).format("blank")), release)
+        for number in range(3):
+            write(Path(str(folder).format(f"wrong-{number + 1}")),
+                  samples.filled(release, {**samples.solutions(source), **wrong_answers(source, number)}))
+    for student, (name, content) in bad_submissions().items():
+        write(submissions / student / ROTATION[0] / name, content)
+    write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release", *ROTATION))
+    (submissions / "only a pdf" / ROTATION[0]).mkdir(parents=True)
+    (submissions / "only a pdf" / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
+    lines = []
+    rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append)
+    return root, {(r["student"], r["assignment"], r["notebook"]): r for r in rows}, lines
+
+
+def grades(out: Path, student: str, assignment: str, notebook: str) -> dict[str, tuple[float, float]]:
+    """``{grade cell id: (score, max score)}`` from the class gradebook, through nbgrader's API."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+        submission = gb.find_submission_notebook(notebook, assignment, student)
+        return {g.name: (g.score, g.max_score) for g in submission.grades}
+
+
+def autograded_cells(assignment: str, notebook: str) -> list[str]:
+    return [f"{a}_tests" for a in samples.autograded_answers(read("source", assignment, notebook))]
+
+
+@pytest.mark.parametrize("assignment,notebook", notebooks())
+def test_model_answers_get_full_marks_on_every_autograded_cell(graded, assignment, notebook):
+    out, rows, _ = graded
+    scores = grades(out / "out", "perfect", assignment, notebook)
+    for name in autograded_cells(assignment, notebook):
+        assert scores[name][0] == scores[name][1] > 0, name
+    assert rows[("perfect", assignment, notebook)]["status"] == "ok"
+
+
+@pytest.mark.parametrize("assignment,notebook", notebooks())
+def test_student_version_scores_zero_on_every_autograded_cell(graded, assignment, notebook):
+    out, rows, _ = graded
+    scores = grades(out / "out", "blank", assignment, notebook)
+    assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
+    assert rows[("blank", assignment, notebook)]["score"] == 0
+
+
+@pytest.mark.parametrize("assignment,notebook", notebooks())
+@pytest.mark.parametrize("number", [0, 1, 2])
+def test_each_wrong_solution_loses_its_answers_points_and_only_those(graded, assignment, notebook, number):
+    out, _, _ = graded
+    source = read("source", assignment, notebook)
+    substituted = wrong_answers(source, number)
+    scores = grades(out / "out", f"wrong-{number + 1}", assignment, notebook)
+    for answer in samples.autograded_answers(source):
+        score, most = scores[f"{answer}_tests"]
+        if answer in substituted:
+            assert score < most, f"{answer}: wrong solution {number + 1} got full marks"
+        else:
+            assert score == most, f"{answer}: kept its model answer but lost points"
+
+
+EXPECTED = {  # student: (status, score of the 6 autograded points, words the message must contain)
+    "malformed json": ("unreadable", 0, "not a Jupyter notebook"),
+    "another assignment": ("wrong_notebook", 0, "ch05_norm/norm.ipynb"),
+    "deleted and moved cells": ("repaired", 6, "missing"),
+    "reordered cells": ("repaired", 6, "moved"),
+    "edited test cell": ("repaired", 3, "edited"),
+    "infinite loop": ("timeout", 3, "limit"),
+    "loop that ignores interrupts": ("timeout", 3, "limit"),
+    "memory bomb": ("memory", 6, "memory"),
+    "gigantic output": ("ok", 6, "cut"),
+    "sys.exit": ("ok", 6, ""),
+    "os._exit": ("crashed", 3, "killed the kernel"),
+    "segfault": ("crashed", 3, "killed the kernel"),
+    "patched numpy and math": ("flagged", 3, "np.allclose"),
+    "patched self-check": ("flagged", 3, "selfcheck.check_rotation"),
+    "patched builtins": (None, None, "builtins"),  # breaks ipykernel itself: a timeout or a crash, then flagged
+    "input transformer": ("tampered", 0, "must fail"),
+    "exception hook": ("flagged", 3, "get_ipython"),
+    "José Müller": ("ok", 6, "rotation (1).ipynb"),
+    "Ada Lovelace": ("ok", 6, "'rotación final.ipynb' graded as rotation.ipynb"),
+    "metadata stripped": ("repaired", 6, "metadata"),
+    "duplicated cell": ("repaired", 6, "copy"),
+    "answer turned to markdown": ("repaired", 6, "turned back"),
+    "too large": ("too_large", 0, "MB"),
+    "only a pdf": ("missing", 0, "no file"),
+}
+
+
+@pytest.mark.parametrize("student", sorted(EXPECTED))
+def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
+    _, rows, _ = graded
+    status, score, words = EXPECTED[student]
+    row = rows[(student, *ROTATION)]
+    assert row["status"] == status if status else row["status"] in ("timeout", "crashed", "flagged"), row["message"]
+    assert words in row["message"]
+    if score is not None:
+        assert row["score"] == score, row["message"]
+    else:
+        assert row["score"] < 6
+    assert row["max_score"] == 9
+
+
+def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
+    _, rows, _ = graded
+    row = rows[("perfect", *ROTATION)]
+    assert row["score"] == 6 and "rotation-old.ipynb" in row["message"]
+
+
+def test_grades_csv_has_one_row_per_student_and_notebook(graded):
+    out, rows, _ = graded
+    with open(out / "out" / "grades.csv", encoding="utf-8") as f:
+        table = list(csv.DictReader(f))
+    assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "message"]
+    keys = [(r["student"], r["assignment"], r["notebook"]) for r in table]
+    assert len(keys) == len(set(keys)) == len(rows)
+    assert {r["status"] for r in table} <= {"ok", "repaired", "flagged", "timeout", "memory", "crashed",
+                                            "tampered", "wrong_notebook", "unreadable", "too_large", "missing"}
+
+
+def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
+    out, rows, _ = graded
+    for student, assignment, notebook in rows:
+        page = out / "out" / "feedback" / student / assignment / f"{notebook}.html"
+        assert page.is_file(), page
+        assert page.stat().st_size < 1_000_000, page
+    page = (out / "out" / "feedback" / "perfect" / "ch04_rotation" / "rotation.html").read_text()
+    assert "Score" in page and "hidden tests: their code is not shown" in page and "def draw" not in page
+    autograded = (out / "out" / "autograded" / "perfect" / "ch04_rotation" / "rotation.ipynb").read_text()
+    assert "BEGIN HIDDEN TESTS" in autograded
+
+
+def test_progress_is_reported_for_every_notebook(graded):
+    _, rows, lines = graded
+    assert sum(line.startswith("[") for line in lines) == len(rows)
+
+
+def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(graded, tmp_path):
+    out, _, _ = graded
+    slow = ("import time\n\ndef rotation(angle):\n    time.sleep(3)\n"
+            "    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])")
+    write(tmp_path / "submissions" / "slow" / ROTATION[0] / "rotation.ipynb", solved({"ch04_rotation": slow}))
+    write(tmp_path / "submissions" / "fine" / ROTATION[0] / "rotation.ipynb", solved())
+    shutil.copytree(out / "out" / ".grading" / "prepared", tmp_path / "out" / ".grading" / "prepared")
+    limits = Limits(cell_timeout=60, notebook_timeout=12, memory_mb=LIMITS.memory_mb)  # slow needs 18 s or more
+    rows = {r["student"]: r for r in grade_class(tmp_path / "submissions", tmp_path / "out", limits=limits,
+                                                 jobs=2, progress=lambda line: None)}
+    assert (rows["slow"]["status"], rows["slow"]["score"]) == ("timeout", 0)
+    assert "did not finish within 12 s" in rows["slow"]["message"]
+    assert rows["fine"]["status"] == "ok"
+
+
+def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
+    from nbgrader.api import Gradebook
+
+    out, rows, _ = graded
+    before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
+    again = tmp_path / "again"
+    for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank"):
+        shutil.copytree(out / "submissions" / student, again / student)
+    db = f"sqlite:///{out / 'out' / 'gradebook.db'}"
+    with Gradebook(db) as gb:
+        counts = (len(gb.students), sum(len(a.submissions) for a in gb.assignments))
+    result = subprocess.run(
+        [sys.executable, "-m", "posenc.grading", str(again), "--out", str(out / "out"), "--jobs", "2",
+         "--cell-timeout", str(LIMITS.cell_timeout), "--notebook-timeout", str(LIMITS.notebook_timeout),
+         "--memory-mb", str(LIMITS.memory_mb), "--max-file-mb", str(LIMITS.max_file_mb)],
+        capture_output=True, text=True, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert (out / "out" / "grades.csv").read_text(encoding="utf-8") == before
+    with Gradebook(db) as gb:
+        assert (len(gb.students), sum(len(a.submissions) for a in gb.assignments)) == counts

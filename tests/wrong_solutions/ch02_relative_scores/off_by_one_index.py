@@ -1,0 +1,8 @@
+"""Offset o read from bias[o + n] instead of bias[o + n - 1]."""
+
+import numpy as np
+
+
+def relative_scores(bias, n):
+    m, j = np.indices((n, n))
+    return bias[(j - m + n) % (2 * n - 1)]

@@ -1,0 +1,7 @@
+"""The identity misremembered: a sum of sines."""
+
+import numpy as np
+
+
+def offset_similarity(k, d, base=10000.0):
+    return float(np.sin(k * base ** (-np.arange(0, d, 2) / d)).sum())

@@ -1,0 +1,8 @@
+"""The angle read in degrees."""
+
+import numpy as np
+
+
+def rotation(angle):
+    a = np.deg2rad(angle)
+    return np.array([[np.cos(a), -np.sin(a)], [np.sin(a), np.cos(a)]])

@@ -1,0 +1,9 @@
+"""Lengths for positions 1..n instead of 0..n-1."""
+
+import numpy as np
+
+from posenc.sinusoidal import sinusoidal_table
+
+
+def added_norms(q, n_positions):
+    return np.linalg.norm(q + sinusoidal_table(n_positions + 1, q.shape[0])[1:], axis=1)

@@ -1,0 +1,9 @@
+"""Squared lengths: the square root forgotten."""
+
+import numpy as np
+
+from posenc.sinusoidal import sinusoidal_table
+
+
+def added_norms(q, n_positions):
+    return np.sum((q + sinusoidal_table(n_positions, q.shape[0])) ** 2, axis=1)

@@ -1,0 +1,9 @@
+"""The two lengths added, as if the vectors were parallel."""
+
+import numpy as np
+
+from posenc.sinusoidal import sinusoidal_table
+
+
+def added_norms(q, n_positions):
+    return np.linalg.norm(q) + np.linalg.norm(sinusoidal_table(n_positions, q.shape[0]), axis=1)

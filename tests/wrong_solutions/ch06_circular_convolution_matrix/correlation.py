@@ -1,0 +1,9 @@
+"""A circular correlation: x taken at i + j instead of i - j."""
+
+import numpy as np
+
+
+def circular_convolution_matrix(w):
+    n = w.shape[0]
+    i, l = np.indices((n, n))
+    return w[(l - i) % n]

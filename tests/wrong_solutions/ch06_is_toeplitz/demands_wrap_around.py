@@ -1,0 +1,7 @@
+"""Asks for wrap-around: a circulant test, too strict."""
+
+import numpy as np
+
+
+def is_toeplitz(s, tol=1e-9):
+    return bool(np.all(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1))) <= tol))

@@ -1,0 +1,11 @@
+"""Every position one too far: the first new token taken as position 1."""
+
+import numpy as np
+
+
+def apply_rope_half(x, positions, base=10000.0):
+    d = x.shape[-1]
+    angles = np.outer(np.asarray(positions) + 1, base ** (-np.arange(0, d, 2) / d))
+    c, s = np.cos(angles), np.sin(angles)
+    a, b = x[:, : d // 2], x[:, d // 2 :]
+    return np.concatenate([a * c - b * s, a * s + b * c], axis=1)

@@ -1,0 +1,11 @@
+"""Pairs (j, j + d/2): the wrong pair layout."""
+
+import numpy as np
+
+
+def apply_rope_interleaved(x, positions, base=10000.0):
+    d = x.shape[-1]
+    angles = np.outer(positions, base ** (-np.arange(0, d, 2) / d))
+    c, s = np.cos(angles), np.sin(angles)
+    a, b = x[:, : d // 2], x[:, d // 2 :]
+    return np.concatenate([a * c - b * s, a * s + b * c], axis=1)

@@ -1,0 +1,13 @@
+"""Positions ignored: rows numbered 0, 1, 2, ... as if there were no KV cache."""
+
+import numpy as np
+
+
+def apply_rope_interleaved(x, positions, base=10000.0):
+    d = x.shape[-1]
+    angles = np.outer(np.arange(x.shape[0]), base ** (-np.arange(0, d, 2) / d))
+    c, s = np.cos(angles), np.sin(angles)
+    out = np.empty_like(x, dtype=float)
+    out[:, 0::2] = x[:, 0::2] * c - x[:, 1::2] * s
+    out[:, 1::2] = x[:, 0::2] * s + x[:, 1::2] * c
+    return out
