@@ -24,7 +24,7 @@ import numpy as np
 from .attention import attention as _attention
 from .attention import permutation_matrix as _permutation_matrix
 from .attention import softmax
-from .rotary import apply_rope, rope_matrix, rotation_2d
+from .rotary import apply_rope, interleaved_to_half, rope_matrix, rotation_2d
 from .scores import circulant, toeplitz
 from .sinusoidal import frequencies as _frequencies
 from .sinusoidal import shift_matrix as _shift_matrix
@@ -304,7 +304,7 @@ def check_shift_matrix(shift_matrix: Callable) -> None:
         args = (k, d, base)
         got = _array("shift_matrix", _call("shift_matrix", shift_matrix, *args), (d, d), args)
         expected = _shift_matrix(k, d, base)
-        half = np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
+        half = interleaved_to_half(d)
         _judge("shift_matrix", args, got, expected, [
             (expected.T, "this matrix moves positions backwards (PE(p) to PE(p - k)).",
              "check the signs of the sines."),
@@ -556,7 +556,7 @@ def check_clock_shift(clock_shift: Callable) -> None:
         args = (k, d, base)
         got = _array("clock_shift", _call("clock_shift", clock_shift, *args), (d, d), args)
         expected = rope_matrix(k, d, base)
-        half = np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
+        half = interleaved_to_half(d)
         _judge("clock_shift", args, got, expected, [
             (expected.T, "the hands turn clockwise.", "each 2x2 block should turn (1, 0) toward (0, 1)."),
             (expected[np.ix_(half, half)], "its pairs are the dimensions (j, j + d/2).",
