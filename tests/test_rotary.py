@@ -147,3 +147,25 @@ def test_float_positions_are_accepted():
 def test_bad_input_gets_an_error_that_names_the_problem(call, error, message):
     with pytest.raises(error, match=message):
         call()
+
+
+@pytest.mark.parametrize("kind", ["numpy", "torch"])
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+@pytest.mark.parametrize("dtype", ["float32", "float64", "float16"])
+def test_out_receives_the_same_result_also_in_place(kind, layout, dtype):
+    x = np.random.default_rng(5).standard_normal((2, 6, 8)).astype(dtype)
+    as_kind = torch.from_numpy if kind == "torch" else np.array
+    expected = np.asarray(apply_rope(as_kind(x.copy()), positions=np.arange(6) + 3, layout=layout))
+    for make_out in (lambda a: as_kind(np.zeros_like(a)), lambda a: a):  # a fresh buffer, then x itself
+        source = as_kind(x.copy())
+        out = make_out(source)
+        returned = apply_rope(source, positions=np.arange(6) + 3, layout=layout, out=out)
+        assert returned is out
+        np.testing.assert_array_equal(np.asarray(out), expected)
+
+
+def test_out_of_the_wrong_shape_dtype_or_kind_is_named():
+    x = np.ones((3, 4))
+    for bad in (np.ones((3, 6)), np.ones((3, 4), dtype=np.float32), torch.ones(3, 4, dtype=torch.float64)):
+        with pytest.raises(ValueError, match="out must be a ndarray of x's shape \\(3, 4\\) and dtype float64"):
+            apply_rope(x, out=bad)

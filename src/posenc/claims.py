@@ -46,7 +46,7 @@ class ClaimResult:
     def _repr_html_(self) -> str:
         verdict = "&#10003; holds" if self.holds else "&#10007; fails"
         return (
-            '<table class="claim-check"><tr><th>claim</th><th>max deviation</th><th>tolerance</th><th></th></tr>'
+            '<table class="claim-check"><tr><th>claim</th><th>max deviation</th><th>tolerance</th><th>verdict</th></tr>'
             f"<tr><td>{self.claim}</td><td>{self.max_deviation:.1e}</td><td>{self.tolerance:.0e}</td>"
             f"<td>{verdict}</td></tr></table>"
         )

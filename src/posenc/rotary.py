@@ -69,7 +69,7 @@ def half_to_interleaved(d: int) -> np.ndarray:
     return np.argsort(interleaved_to_half(d))
 
 
-def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "interleaved"):
+def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "interleaved", out=None):
     """Rotate every pair of every vector in ``x`` by its position's angles: :math:`x_m \\mapsto \\Theta_m x_m`.
 
     Parameters
@@ -83,10 +83,13 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
         The base of the frequency ladder :math:`\\theta_j = \\text{base}^{-2j/d}`.
     layout : ``"interleaved"`` or ``"half"``
         Which dimensions form pair :math:`j`: :math:`(2j, 2j+1)` or :math:`(j, j + d/2)`.
+    out : array or tensor of the same kind, shape and dtype as ``x``, optional
+        Where to write the result (``out=x`` rotates in place); it is returned. For large inputs,
+        allocating a fresh result costs more than the rotation itself (see the performance appendix).
 
     Returns
     -------
-    Same kind (numpy or torch), shape and dtype as ``x``. For pair :math:`(x_a, x_b)` and angle
+    Same kind (numpy or torch), shape and dtype as ``x`` (``out`` when given). For pair :math:`(x_a, x_b)` and angle
     :math:`\\alpha = m\\theta_j`:
 
     .. math:: x_a' = x_a\\cos\\alpha - x_b\\sin\\alpha, \\qquad x_b' = x_a\\sin\\alpha + x_b\\cos\\alpha .
@@ -111,11 +114,14 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     if d % 2:
         raise ValueError(f"apply_rope: last dimension must be even (dimensions come in pairs), got d={d}")
     key = (as_positions(positions, seq, "apply_rope").tobytes(), d, float(base))
+    if out is not None and (type(out) is not type(x) or out.shape != x.shape or out.dtype != x.dtype):
+        raise ValueError(f"apply_rope: out must be a {type(x).__name__} of x's shape {tuple(x.shape)} and dtype "
+                         f"{x.dtype}, got {type(out).__name__} {tuple(getattr(out, 'shape', ()))}")
     if type(x).__module__.startswith("torch"):
         from .torch_rope import apply_rope_torch
 
-        return apply_rope_torch(x, key, layout)
-    return _apply_rope_numpy(np.asarray(x), *cos_sin_table(*key), layout)
+        return apply_rope_torch(x, key, layout, out)
+    return _apply_rope_numpy(np.asarray(x), *cos_sin_table(*key), layout, out)
 
 
 @lru_cache(maxsize=32)
@@ -129,19 +135,28 @@ def cos_sin_table(positions: bytes, d: int, base: float) -> tuple[np.ndarray, np
     return cos, sin
 
 
-def _apply_rope_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
+def _apply_rope_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str,
+                      out: np.ndarray | None = None) -> np.ndarray:
     """Numpy kernel of :func:`apply_rope`; ``cos`` and ``sin`` have shape ``(seq, d/2)``."""
     if not np.issubdtype(x.dtype, np.floating):
         raise TypeError(f"apply_rope: x must hold floating-point numbers, got dtype {x.dtype} (try x.astype(float))")
     work = np.float64 if x.dtype == np.float64 else np.float32
     if layout == "interleaved":  # each pair (2j, 2j+1) is the complex number x_2j + i x_2j+1
-        z = np.ascontiguousarray(x, dtype=work).view(np.complex128 if work == np.float64 else np.complex64)
-        rotated = (z * (cos + 1j * sin).astype(z.dtype)).view(work)
-        return rotated.astype(x.dtype, copy=False)
-    half = x.shape[-1] // 2
-    xa, xb = x[..., :half].astype(work), x[..., half:].astype(work)
-    cos, sin = cos.astype(work), sin.astype(work)
-    return np.concatenate([xa * cos - xb * sin, xa * sin + xb * cos], axis=-1).astype(x.dtype, copy=False)
+        as_complex = np.complex128 if work == np.float64 else np.complex64
+        z, rotation = np.ascontiguousarray(x, dtype=work).view(as_complex), (cos + 1j * sin).astype(as_complex)
+        if out is not None and out.dtype == work and out.flags.c_contiguous:
+            np.multiply(z, rotation, out=out.view(as_complex))  # one pass, no allocation
+            return out
+        result = (z * rotation).view(work)
+    else:
+        half = x.shape[-1] // 2
+        xa, xb = x[..., :half].astype(work), x[..., half:].astype(work)
+        cos, sin = cos.astype(work), sin.astype(work)
+        result = np.concatenate([xa * cos - xb * sin, xa * sin + xb * cos], axis=-1)
+    if out is None:
+        return result.astype(x.dtype, copy=False)
+    out[...] = result
+    return out
 
 
 # ---- RoPE in practice (chapter 8): KV caches, padding, checkpoint conversion, precision, decay ----
