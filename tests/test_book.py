@@ -118,8 +118,7 @@ def test_chapters_are_stored_without_outputs_and_start_with_the_colab_cell(noteb
     cells = json.loads(notebook.read_text(encoding="utf-8"))["cells"]
     code = [c for c in cells if c["cell_type"] == "code"]
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip the outputs"
-    if code:  # placeholders without code are allowed while a chapter is being written
-        assert COLAB_CELL_MARK in "".join(code[0]["source"]), "the first code cell must be the Colab set-up cell"
+    assert code and COLAB_CELL_MARK in "".join(code[0]["source"]), "the first code cell must be the Colab set-up cell"
 
 
 def test_chapter_one_shows_its_checks_and_figure(site):
