@@ -104,11 +104,13 @@ def permutation_equivariance_encoder(n: int = 5, d: int = 8, heads: int = 2, lay
     return _result(f"{layers} encoder blocks: Encoder(PX) = P Encoder(X)", deviation.numpy())
 
 
-def rotation_difference(m: float, n: float, theta: float) -> ClaimResult:
-    """:math:`R_m^\\top R_n = R_{n-m}` for 2x2 rotations by :math:`m\\theta`, :math:`n\\theta`."""
-    lhs = rotation_2d(m * theta).T @ rotation_2d(n * theta)
-    return _result("R_m^T R_n = R_(n-m)", lhs - rotation_2d((n - m) * theta),
-                   angle_tolerance(m * theta, n * theta))
+def rotation_difference(m, n, theta) -> ClaimResult:
+    """:math:`R_m^\\top R_n = R_{n-m}` for 2x2 rotations by :math:`m\\theta`, :math:`n\\theta`; ``m``, ``n`` and
+    ``theta`` may be numbers or arrays of cases (broadcast together), all four entries compared."""
+    m, n, theta = np.broadcast_arrays(*(np.atleast_1d(np.asarray(v, dtype=np.float64)) for v in (m, n, theta)))
+    lhs = np.swapaxes(_rotations(m * theta), -1, -2) @ _rotations(n * theta)
+    return _result("R_m^T R_n = R_(n-m)", lhs - _rotations((n - m) * theta),
+                   angle_tolerance(np.max(np.abs(m * theta)), np.max(np.abs(n * theta))))
 
 
 def block_rotation_difference(m: float, n: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
@@ -190,14 +192,11 @@ def _rotations(angles) -> np.ndarray:
 
 
 def rotation_difference_sample(n_samples: int = 10_000, max_position: int = 4096, seed: int = 0) -> ClaimResult:
-    """:math:`R_m^\\top R_n = R_{n-m}` for random integer positions :math:`|m|, |n| \\le` ``max_position`` and
-    random angles :math:`\\theta \\in [0, \\pi)`, all four entries compared."""
+    """:func:`rotation_difference` for random integer positions :math:`|m|, |n| \\le` ``max_position`` and
+    random angles :math:`\\theta \\in [0, \\pi)`."""
     rng = np.random.default_rng(seed)
     m, n = rng.integers(-max_position, max_position + 1, size=(2, n_samples))
-    theta = rng.uniform(0.0, np.pi, n_samples)
-    lhs = np.swapaxes(_rotations(m * theta), -1, -2) @ _rotations(n * theta)
-    return _result("R_m^T R_n = R_(n-m)", lhs - _rotations((n - m) * theta),
-                   angle_tolerance(2 * np.pi * max_position))
+    return rotation_difference(m, n, rng.uniform(0.0, np.pi, n_samples))
 
 
 def plane_norm_preserved(n_samples: int = 10_000, max_position: int = 4096, seed: int = 0) -> ClaimResult:

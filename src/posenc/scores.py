@@ -75,13 +75,6 @@ def circulant(first_row) -> np.ndarray:
     return np.stack([np.roll(row, m) for m in range(row.size)])
 
 
-def diagonal_profile(s: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    """Offsets :math:`n - m` and the mean of each diagonal of ``s``: the function :math:`f` of a Toeplitz ``s``."""
-    s = np.asarray(s, dtype=np.float64)
-    offsets = np.arange(-(s.shape[0] - 1), s.shape[1])
-    return offsets, np.array([np.diagonal(s, offset=o).mean() for o in offsets])
-
-
 # Chapters 4-7: scores along a shift, the additive contrast, and one hand of the clock in the plane.
 
 
