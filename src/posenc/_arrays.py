@@ -1,4 +1,5 @@
-"""Small helpers shared by the modules: argument checks that name the problem."""
+"""Small helpers shared by the modules: argument checks that name the problem, and the block-diagonal
+rotation that both the sinusoidal shift matrix and RoPE's Theta_m are made of."""
 
 from __future__ import annotations
 
@@ -53,3 +54,15 @@ def as_positions(positions, length: int, who: str) -> np.ndarray:
     if not np.all(np.isfinite(values)):
         raise ValueError(f"{who}: positions must be finite, got {values[~np.isfinite(values)][:3]}")
     return values
+
+
+def block_diagonal_rotation(angles: np.ndarray) -> np.ndarray:
+    r"""The ``(d, d)`` matrix, ``d = 2 len(angles)``, whose block :math:`j` (dims ``2j, 2j+1``) is the
+    counter-clockwise rotation :math:`R(\alpha_j) = \begin{bmatrix}\cos\alpha_j & -\sin\alpha_j \\
+    \sin\alpha_j & \cos\alpha_j\end{bmatrix}`; zero outside the blocks."""
+    c, s = np.cos(angles), np.sin(angles)
+    even = np.arange(0, 2 * len(angles), 2)
+    matrix = np.zeros((2 * len(angles), 2 * len(angles)))
+    matrix[even, even], matrix[even, even + 1] = c, -s
+    matrix[even + 1, even], matrix[even + 1, even + 1] = s, c
+    return matrix

@@ -361,8 +361,7 @@ def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0
     L0/low_freq_factor by the factor (relative deviations)."""
     from .scaling import llama3
 
-    theta = sinusoidal.frequencies(d, base)
-    wavelength = 2 * np.pi / theta
+    theta, wavelength = sinusoidal.frequencies(d, base), sinusoidal.wavelengths(d, base)
     ratio = llama3(d, factor, low_freq_factor, high_freq_factor, original_context, base) / theta
     short, long = wavelength < original_context / high_freq_factor, wavelength > original_context / low_freq_factor
     return _result(f"Llama 3.1: wavelength < {original_context / high_freq_factor:g} kept, "

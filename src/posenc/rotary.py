@@ -22,7 +22,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from ._arrays import as_positions, check_even_dimension
+from ._arrays import as_positions, block_diagonal_rotation, check_even_dimension
 from .sinusoidal import frequencies
 
 LAYOUTS = ("interleaved", "half")
@@ -45,13 +45,7 @@ def rope_matrix(m: float, d: int, base: float = 10000.0) -> np.ndarray:
     >>> np.allclose(rope_matrix(3, 4).T @ rope_matrix(5, 4), rope_matrix(2, 4))
     True
     """
-    angles = rotation_angles([m], d, base)[0]
-    c, s = np.cos(angles), np.sin(angles)
-    theta_m = np.zeros((d, d))
-    even, odd = np.arange(0, d, 2), np.arange(1, d, 2)
-    theta_m[even, even], theta_m[even, odd] = c, -s
-    theta_m[odd, even], theta_m[odd, odd] = s, c
-    return theta_m
+    return block_diagonal_rotation(rotation_angles([m], d, base)[0])
 
 
 def interleaved_to_half(d: int) -> np.ndarray:

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import check_base, check_even_dimension
+from ._arrays import block_diagonal_rotation, check_base, check_even_dimension
 
 
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
@@ -69,15 +69,10 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
         = \\begin{bmatrix} \\cos b & \\sin b \\\\ -\\sin b & \\cos b \\end{bmatrix}
           \\begin{bmatrix} \\sin a \\\\ \\cos a \\end{bmatrix},
 
-    the angle-addition formulas. :math:`M_k` depends on ``k`` but not on ``p``.
+    the angle-addition formulas. :math:`M_k` depends on ``k`` but not on ``p``: its blocks are the
+    rotations :math:`R(-k\\theta_j)`.
     """
-    theta = frequencies(d, base)
-    c, s = np.cos(k * theta), np.sin(k * theta)
-    m = np.zeros((d, d))
-    even, odd = np.arange(0, d, 2), np.arange(1, d, 2)
-    m[even, even], m[even, odd] = c, s
-    m[odd, even], m[odd, odd] = -s, c
-    return m
+    return block_diagonal_rotation(-k * frequencies(d, base))
 
 
 def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
