@@ -442,3 +442,41 @@ def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance
     bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
     return _result("|score(r)| <= max|h_(i+1) - h_i| sum_j |S_j(r)|", np.maximum(np.abs(raw) - bound, 0.0),
                    1e-9)
+
+
+# ---- Second edition, chapters 1-5 (text1): the direction of M_k, the lecture's similarity numbers ----
+
+
+def shift_blocks_turn_clockwise(k: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""In the table's (sin, cos) order, block :math:`j` of :math:`M_k` is the clockwise turn
+    :math:`R(-k\theta_j)`, with :math:`R(\alpha)` the counter-clockwise rotation of the plane.
+
+    The deviation is the largest entry of :math:`M_k - \operatorname{diag}_j R(-k\theta_j)`, the right-hand
+    side built block by block from :func:`posenc.rotary.rotation_2d`, not from the shared builder.
+    """
+    m_k = shift_matrix(k, d, base)
+    expected = np.zeros((d, d))
+    for j, theta in enumerate(sinusoidal.frequencies(d, base)):
+        expected[2 * j : 2 * j + 2, 2 * j : 2 * j + 2] = rotation_2d(-k * theta)
+    return _result(f"M_{k:g}'s blocks are R(-k theta_j) (clockwise), d={d}", m_k - expected, angle_tolerance(k))
+
+
+def sinusoidal_cosine_similarity(m: float, n: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""The rescaled dot product :math:`\mathrm{PE}(m)\cdot\mathrm{PE}(n)/(d/2)` is the cosine similarity
+    :math:`\mathrm{PE}(m)\cdot\mathrm{PE}(n) / (\|\mathrm{PE}(m)\|\,\|\mathrm{PE}(n)\|)`, because every
+    position vector has length :math:`\sqrt{d/2}`."""
+    pe_m, pe_n = position_vectors([m, n], d, base)
+    cosine = pe_m @ pe_n / (np.linalg.norm(pe_m) * np.linalg.norm(pe_n))
+    scaled = similarity(m, [n], d, base)[0] / (d / 2)
+    return _result(f"PE({m:g})·PE({n:g})/(d/2) is the cosine similarity, d={d}", scaled - cosine)
+
+
+def rope_turns_each_pair(m: float, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:
+    r"""``apply_rope`` at position :math:`m` turns every pair :math:`(x_{2j}, x_{2j+1})` of a random vector by
+    the plane rotation :math:`R(m\theta_j)`, each pair on its own (the right-hand side applies
+    :func:`posenc.rotary.rotation_2d` pair by pair, without the kernel)."""
+    x = np.random.default_rng(seed).standard_normal(d)
+    turned = apply_rope(x[None, :], [m], base=base)[0]
+    by_pair = [rotation_2d(m * theta) @ x[2 * j : 2 * j + 2] for j, theta in enumerate(sinusoidal.frequencies(d, base))]
+    return _result(f"apply_rope at m={m:g} turns pair j by R(m theta_j), d={d}", turned - np.concatenate(by_pair),
+                   angle_tolerance(m))
