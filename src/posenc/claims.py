@@ -480,3 +480,84 @@ def rope_turns_each_pair(m: float, d: int = 64, base: float = 10000.0, seed: int
     by_pair = [rotation_2d(m * theta) @ x[2 * j : 2 * j + 2] for j, theta in enumerate(sinusoidal.frequencies(d, base))]
     return _result(f"apply_rope at m={m:g} turns pair j by R(m theta_j), d={d}", turned - np.concatenate(by_pair),
                    angle_tolerance(m))
+
+
+# --- text2: chapter 6's circulant/Toeplitz equivalence and convolution layers; chapter 9's reference-code forms ---
+
+
+def toeplitz_circulant_iff(n: int = 6, trials: int = 20, seed: int = 0) -> ClaimResult:
+    """An ``n x n`` Toeplitz matrix with ``S[m, n] = f(n - m)`` is circulant if and only if
+    ``f(D) = f(D - n)`` for ``D = 1, ..., n - 1``. Tried on random Toeplitz matrices, on Toeplitz matrices
+    whose lower diagonals copy the wrapped upper ones, and on random circulant matrices; the deviation
+    counts the matrices on which the two verdicts (circulant, condition met) disagree."""
+    rng = np.random.default_rng(seed)
+    offsets = np.arange(1, n)
+    disagreements = 0
+    for trial in range(trials):
+        row, column = rng.standard_normal((2, n))  # f(0..n-1) and f(0, -1, ..., -(n-1))
+        if trial % 3 == 1:
+            column[1:] = row[n - offsets]  # f(-D') = f(n - D'): the wrapped copy
+        matrix = scores.circulant(row) if trial % 3 == 2 else scores.toeplitz(np.r_[row[0], column[1:]], row)
+        f_up, f_down = matrix[0, offsets], matrix[n - offsets, 0]  # f(D) and f(D - n)
+        condition = bool(np.all(f_up == f_down))
+        is_circulant = scores.circulant_deviation(matrix) == 0.0
+        disagreements += condition != is_circulant
+    return ClaimResult("Toeplitz S is circulant <=> f(D) = f(D - N) for D = 1..N-1", float(disagreements), 0.0)
+
+
+def convolution_matrix(filter_weights, n: int) -> np.ndarray:
+    """The ``n x n`` matrix of a zero-padded ("same") convolution layer with one input and one output
+    channel, computed column by column: column ``c`` is the layer's output for the unit signal at ``c``.
+    Like a convolution layer it cross-correlates, ``y_m = sum_k w_k x_(m + k - r)`` with ``r = len(w) // 2``,
+    and reads zeros beyond both ends."""
+    w = np.asarray(filter_weights, dtype=np.float64)
+    return np.stack([np.correlate(np.eye(n)[c], w, mode="same") for c in range(n)], axis=1)
+
+
+def convolution_is_banded_toeplitz(n: int = 16, width: int = 5, seed: int = 0) -> ClaimResult:
+    """A zero-padded convolution layer's matrix is Toeplitz, ``T[m, n] = w(n - m + r)``, and zero off the band
+    ``|n - m| <= r``; the deviation is the largest entry off that description."""
+    w = np.random.default_rng(seed).standard_normal(width)
+    matrix = convolution_matrix(w, n)
+    r = width // 2
+    m, c = np.indices((n, n))
+    inside = np.abs(c - m) <= r
+    expected = np.where(inside, w[np.clip(c - m + r, 0, width - 1)], 0.0)
+    return _result(f"zero-padded convolution, filter of {width}: T[m, n] = w(n - m + {r}), 0 off the band",
+                   matrix - expected)
+
+
+def dynamic_ntk_forms(d: int = 128, factor: float = 8.0, original_context: int = 8192,
+                      base: float = 500000.0, lengths=(1024, 4096, 8192, 16384, 65536, 131072)) -> ClaimResult:
+    """Dynamic NTK in the paper's form (``s = max(1, L/L0)``) and in the reference code's
+    (``s = factor * L/L0 - (factor - 1)``): the same ladder for ``L <= L0``; beyond, the slowest hand is
+    divided by each form's ``s`` (relative deviations)."""
+    from .scaling import dynamic_ntk
+
+    theta = sinusoidal.frequencies(d, base)
+    deviations = []
+    for length in lengths:
+        paper = dynamic_ntk(d, length, original_context, base)
+        reference = dynamic_ntk(d, length, original_context, base, factor=factor)
+        ratio = max(length, original_context) / original_context
+        if length <= original_context:
+            deviations.extend(reference / paper - 1)
+        deviations += [theta[-1] / paper[-1] / ratio - 1,
+                       theta[-1] / reference[-1] / (factor * ratio - (factor - 1)) - 1]
+    return _result("dynamic NTK: reference form = paper form up to L0; slowest hand divided by each form's s",
+                   deviations)
+
+
+def yarn_forms_agree_outside_ramp(d: int = 128, factor: float = 8.0, original_context: int = 8192,
+                                  base: float = 500000.0, beta_fast: float = 32.0,
+                                  beta_slow: float = 1.0) -> ClaimResult:
+    """YaRN's paper ramp (linear in the turns) and its reference code's (linear in the hand index, rounded
+    bounds) give the same frequency on every hand up to ``low`` and from ``high`` on (relative deviations)."""
+    from .scaling import yarn, yarn_correction_range, yarn_reference
+
+    low, high = yarn_correction_range(d, original_context, base, beta_fast, beta_slow)
+    paper = yarn(d, factor, original_context, base, alpha=beta_slow, beta=beta_fast)
+    reference = yarn_reference(d, factor, original_context, base, beta_fast, beta_slow)
+    outside = (np.arange(d // 2) <= low) | (np.arange(d // 2) >= high)
+    return _result(f"YaRN: paper ramp = reference ramp on hands <= {low} and >= {high}",
+                   reference[outside] / paper[outside] - 1)

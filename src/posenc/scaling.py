@@ -159,3 +159,63 @@ def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_
     :math:`\beta` = ``high_freq_factor``, and no change of temperature.
     """
     return _ramp_blend(d, factor, original_context, base, low_freq_factor, high_freq_factor, "llama3")
+
+
+# ---- The reference code's form of YaRN (text2): a ramp linear in the hand index, with rounded bounds ----
+# The YaRN paper ramps linearly in the turns r_j (:func:`yarn`); the authors' code and Hugging Face's
+# ``yarn`` rope type ramp linearly in the hand index j between two rounded hands. (Hugging Face's
+# ``dynamic`` rope type is :func:`dynamic_ntk` with its ``factor``; the paper's form is ``factor = 1``.)
+
+
+def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, beta_fast: float = 32.0,
+                          beta_slow: float = 1.0) -> tuple[int, int]:
+    r"""The hands ``(low, high)`` between which YaRN's reference code ramps.
+
+    Hand :math:`j` makes :math:`r_j = L_0\theta_j/2\pi = L_0\,b^{-2j/d}/2\pi` turns over the training
+    context, so it makes :math:`r` turns at the fractional index
+
+    .. math:: j(r) = \frac{d\,\ln\big(L_0/(2\pi r)\big)}{2\ln b} .
+
+    The code rounds outward, ``low`` :math:`= \lfloor j(\beta_\text{fast})\rfloor` and
+    ``high`` :math:`= \lceil j(\beta_\text{slow})\rceil`, and clips them to :math:`[0, d - 1]`
+    (``beta_fast`` is the paper's :math:`\beta`, ``beta_slow`` its :math:`\alpha`).
+
+    >>> yarn_correction_range(128, 4096)    # Llama 2: d = 128, base 10,000, L0 = 4,096
+    (20, 46)
+    """
+    who = "yarn_correction_range"
+    original_context = _check_positive(original_context, "original_context", who)
+    base = _check_positive(base, "base", who, minimum=1.0)
+    beta_slow = _check_positive(beta_slow, "beta_slow", who)
+    if not beta_slow < _check_positive(beta_fast, "beta_fast", who):
+        raise ValueError(f"{who}: need beta_slow < beta_fast, got beta_slow={beta_slow}, beta_fast={beta_fast}")
+
+    def index(turns: float) -> float:
+        return d * math.log(original_context / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    return max(math.floor(index(beta_fast)), 0), min(math.ceil(index(beta_slow)), d - 1)
+
+
+def yarn_reference(d: int, factor: float, original_context: int, base: float = 10000.0,
+                   beta_fast: float = 32.0, beta_slow: float = 1.0) -> np.ndarray:
+    r"""YaRN's frequencies as its reference code computes them: the ramp is linear in the hand index.
+
+    With ``(low, high)`` from :func:`yarn_correction_range` and :math:`j = 0, \ldots, d/2 - 1`,
+
+    .. math:: \rho_j = \operatorname{clip}\Big(\frac{j - \text{low}}{\text{high} - \text{low}}, 0, 1\Big),
+              \qquad \theta'_j = \rho_j\,\frac{\theta_j}{s} + (1 - \rho_j)\,\theta_j ,
+
+    so hands up to ``low`` keep their frequency and hands from ``high`` on are divided by :math:`s`, as in
+    :func:`yarn`; in between, :math:`1 - \rho_j` takes the place of the paper's :math:`\gamma(r_j)`, which is
+    linear in :math:`r_j` and so exponential in :math:`j`. (When ``low == high`` the code widens the ramp to
+    ``high + 0.001``.)
+
+    >>> bool(np.allclose(yarn_reference(128, 16, 4096)[:21], frequencies(128)[:21]))
+    True
+    """
+    factor = _check_factor(factor, "yarn_reference")
+    low, high = yarn_correction_range(d, original_context, base, beta_fast, beta_slow)
+    width = high - low if high > low else 0.001
+    rho = np.clip((np.arange(d // 2) - low) / width, 0.0, 1.0)
+    theta = frequencies(d, base)
+    return rho * theta / factor + (1 - rho) * theta
