@@ -19,7 +19,8 @@ import time
 import numpy as np
 import torch
 
-from posenc.rotary import apply_rope, rotation_angles
+from posenc.angle_tables import rotation_angles
+from posenc.rotary import apply_rope
 
 
 def reference_formulas(seq: int, d: int):

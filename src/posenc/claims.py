@@ -14,7 +14,8 @@ import numpy as np
 
 from . import attention as att
 from . import clock, scores, sinusoidal
-from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, rope_matrix, rotation_2d
+from .geometry import rotation_2d
+from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, rope_matrix
 from .scores import repeated_token_scores, toeplitz_deviation
 from .sinusoidal import (
     position_vectors,
@@ -317,7 +318,7 @@ def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> C
 def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
     """Decoding token by token with a KV cache (each key rotated once, at its own position) gives the
     causal RoPE scores of recomputing everything, and the cached keys are the keys of the full pass."""
-    from .rotary import cached_decoding_scores
+    from .decoding import cached_decoding_scores
 
     q, k = np.random.default_rng(seed).standard_normal((2, n, d))
     cached, cache = cached_decoding_scores(q, k)
@@ -330,7 +331,7 @@ def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> Claim
 def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 16, seed: int = 0) -> ClaimResult:
     """A prompt padded on the left, with positions from ``cumsum(mask) - 1``, scores its real tokens (and
     the next token, decoded at position ``n_real``) exactly as the same prompt without padding."""
-    from .rotary import positions_from_mask
+    from .decoding import positions_from_mask
 
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, n_real + 1, d))  # the prompt and the next token
@@ -413,7 +414,7 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
 def integers_exact_up_to(dtype: str) -> ClaimResult:
     """A float format with p significand bits (bfloat16: 8, float16: 11) holds every integer up to 2^p
     exactly; the deviation is the largest |round(m) - m| over m = 0..2^p."""
-    from .rotary import round_to
+    from .precision import round_to
 
     bits = {"bfloat16": 8, "float16": 11, "float32": 24}[dtype]
     m = np.arange(2**bits + 1, dtype=np.float64)
@@ -433,7 +434,7 @@ def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance
                                 seed: int = 0) -> ClaimResult:
     """RoFormer's bound |q^T Theta_(n-m) k| <= max_i |h_(i+1) - h_i| * sum_j |S_j(m - n)| for random q, k and
     every distance up to ``max_distance``; the deviation is the largest excess of the left side (0 if none)."""
-    from .rotary import rope_partial_sums
+    from .decay import rope_partial_sums
 
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     distances = np.arange(max_distance + 1)
