@@ -1,9 +1,12 @@
 """The torch kernel of :func:`posenc.rotary.apply_rope` (private; imported only when a tensor is passed).
 
 Interleaved pairs are rotated as complex numbers, one multiplication per element, which reads and
-writes each element once. Half-layout pairs are rotated with fused multiply-adds on the two halves,
-written straight into ``out`` (or out of place when autograd needs the graph). The cos/sin tables are
-kept per positions, width, base, dtype and device, like a model's rotary cache.
+writes each element once. Half-layout pairs cannot be viewed as complex numbers (the two parts of a
+pair sit d/2 apart), so they take three passes written straight into ``out``: the whole row times
+``[cos, cos]``, then the two cross terms as fused multiply-adds on the halves. The passes run block by
+block (a few MB each), so that the second and third read what the first left in the cache rather than
+memory. The cos/sin tables are kept per positions, width, base, dtype and device, like a model's
+rotary cache.
 """
 
 from __future__ import annotations
@@ -31,7 +34,7 @@ def rotate(x: torch.Tensor, positions: np.ndarray, base: float, layout: str,
         result = torch.view_as_real(_as_complex(xw) * tables.rotation).flatten(-2)
     else:
         in_place = direct and out.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
-        result = _rotate_halves(xw, tables.cos, tables.sin, out if direct and not in_place else None)
+        result = _rotate_halves(xw, tables, out if direct and not in_place else None)
     if out is None:
         return result.to(x.dtype)
     return out if result is out else out.copy_(result)
@@ -43,18 +46,25 @@ def _as_complex(x: torch.Tensor) -> torch.Tensor:
 
 
 class _Tables:
-    """cos and sin, shape ``(seq, d/2)``, and :math:`e^{im\\theta_j}` (made on first use), as tensors."""
+    """cos and sin, shape ``(seq, d/2)``, and, made on first use, :math:`e^{im\\theta_j}` (complex,
+    ``(seq, d/2)``) and ``[cos, cos]`` (``(seq, d)``), as tensors."""
 
     def __init__(self, cos: np.ndarray, sin: np.ndarray, dtype: torch.dtype, device: torch.device):
         self.cos = torch.tensor(cos, dtype=dtype, device=device)
         self.sin = torch.tensor(sin, dtype=dtype, device=device)
-        self._rotation = None
+        self._rotation = self._cos_twice = None
 
     @property
     def rotation(self) -> torch.Tensor:
         if self._rotation is None:
             self._rotation = torch.complex(self.cos, self.sin)
         return self._rotation
+
+    @property
+    def cos_twice(self) -> torch.Tensor:
+        if self._cos_twice is None:
+            self._cos_twice = torch.cat([self.cos, self.cos], dim=-1)
+        return self._cos_twice
 
 
 @lru_cache(maxsize=32)
@@ -63,13 +73,33 @@ def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: t
     return _Tables(*cos_sin_table(np.frombuffer(positions, dtype=np.float64), d, base), dtype, device)
 
 
-def _rotate_halves(x: torch.Tensor, c: torch.Tensor, s: torch.Tensor, out: torch.Tensor | None = None) -> torch.Tensor:
+BLOCK_BYTES = 2 << 20  # the size of x's part in one block: x's and out's parts stay in the cache together
+
+
+def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = None) -> torch.Tensor:
     """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_a s + x_b c)``; ``out`` must not overlap ``x``."""
-    xa, xb = x.chunk(2, dim=-1)
     if x.requires_grad and torch.is_grad_enabled():
+        xa, xb = x.chunk(2, dim=-1)
+        c, s = tables.cos, tables.sin
         return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
     out = torch.empty_like(x) if out is None else out
-    oa, ob = out.chunk(2, dim=-1)
-    torch.mul(xa, c, out=oa).addcmul_(xb, s, value=-1)
-    torch.mul(xb, c, out=ob).addcmul_(xa, s)
+    seq, d = x.shape[-2:]
+    x3, out3 = x.reshape(-1, seq, d), out.view(-1, seq, d)  # x is contiguous: a view
+    row_bytes = d * x.element_size()
+    rows = max(1, min(seq, BLOCK_BYTES // row_bytes))  # rows of one sequence per block ...
+    heads = max(1, BLOCK_BYTES // (seq * row_bytes))  # ... or whole sequences, when one is small
+    for h in range(0, x3.shape[0], heads):
+        for m in range(0, seq, rows):
+            block = slice(h, h + heads), slice(m, m + rows)
+            _rotate_block(x3[block], out3[block], tables.cos_twice[m : m + rows], tables.sin[m : m + rows])
     return out
+
+
+def _rotate_block(x: torch.Tensor, out: torch.Tensor, cos_twice: torch.Tensor, sin: torch.Tensor) -> None:
+    """``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s``: the first pass is one
+    contiguous multiplication, the cross terms fused multiply-adds."""
+    torch.mul(x, cos_twice, out=out)
+    xa, xb = x.chunk(2, dim=-1)
+    oa, ob = out.chunk(2, dim=-1)
+    oa.addcmul_(xb, sin, value=-1)
+    ob.addcmul_(xa, sin)

@@ -148,11 +148,25 @@ def _rotate_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str,
             return out
         result = (z * rotation).view(work)
     else:
-        half = x.shape[-1] // 2
-        xa, xb = x[..., :half].astype(work), x[..., half:].astype(work)
-        cos, sin = cos.astype(work), sin.astype(work)
-        result = np.concatenate([xa * cos - xb * sin, xa * sin + xb * cos], axis=-1)
+        direct = out is not None and out.dtype == work and out.flags.c_contiguous and not np.may_share_memory(out, x)
+        result = _rotate_halves_numpy(x.astype(work, copy=False), cos.astype(work), sin.astype(work),
+                                      out if direct else np.empty(x.shape, work))
+        if result is out:
+            return out
     if out is None:
         return result.astype(x.dtype, copy=False)
     out[...] = result
+    return out
+
+
+def _rotate_halves_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray) -> np.ndarray:
+    """Half-layout rotation into ``out`` (which must not overlap ``x``): ``out_a = x_a c - x_b s``,
+    ``out_b = x_b c + x_a s``, with one half-size temporary."""
+    half = x.shape[-1] // 2
+    xa, xb, oa, ob = x[..., :half], x[..., half:], out[..., :half], out[..., half:]
+    product = np.multiply(xb, sin)
+    np.multiply(xa, cos, out=oa)
+    oa -= product
+    np.multiply(xb, cos, out=ob)
+    ob += np.multiply(xa, sin, out=product)
     return out
