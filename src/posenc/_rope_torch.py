@@ -3,10 +3,11 @@
 Interleaved pairs are rotated as complex numbers, one multiplication per element, which reads and
 writes each element once. Half-layout pairs cannot be viewed as complex numbers (the two parts of a
 pair sit d/2 apart), so they take three passes written straight into ``out``: the whole row times
-``[cos, cos]``, then the two cross terms as fused multiply-adds on the halves. The passes run block by
-block (a few MB each), so that the second and third read what the first left in the cache rather than
-memory. The cos/sin tables are kept per positions, width, base, dtype and device, like a model's
-rotary cache.
+``[cos, cos]`` (one contiguous multiplication), then the two cross terms as fused multiply-adds on the
+halves. (Running the passes block by block, so that the second and third find the block in the cache,
+was measured faster on an idle machine and many times slower on a busy one, where every pass of every
+block waits for both threads; so the passes run over the whole tensor.) The cos/sin tables are kept
+per positions, width, base, dtype and device, like a model's rotary cache.
 """
 
 from __future__ import annotations
@@ -73,33 +74,16 @@ def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: t
     return _Tables(*cos_sin_table(np.frombuffer(positions, dtype=np.float64), d, base), dtype, device)
 
 
-BLOCK_BYTES = 2 << 20  # the size of x's part in one block: x's and out's parts stay in the cache together
-
-
 def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = None) -> torch.Tensor:
-    """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_a s + x_b c)``; ``out`` must not overlap ``x``."""
-    if x.requires_grad and torch.is_grad_enabled():
-        xa, xb = x.chunk(2, dim=-1)
-        c, s = tables.cos, tables.sin
-        return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
-    out = torch.empty_like(x) if out is None else out
-    seq, d = x.shape[-2:]
-    x3, out3 = x.reshape(-1, seq, d), out.view(-1, seq, d)  # x is contiguous: a view
-    row_bytes = d * x.element_size()
-    rows = max(1, min(seq, BLOCK_BYTES // row_bytes))  # rows of one sequence per block ...
-    heads = max(1, BLOCK_BYTES // (seq * row_bytes))  # ... or whole sequences, when one is small
-    for h in range(0, x3.shape[0], heads):
-        for m in range(0, seq, rows):
-            block = slice(h, h + heads), slice(m, m + rows)
-            _rotate_block(x3[block], out3[block], tables.cos_twice[m : m + rows], tables.sin[m : m + rows])
-    return out
+    """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_b c + x_a s)``; ``out`` must not overlap ``x``.
 
-
-def _rotate_block(x: torch.Tensor, out: torch.Tensor, cos_twice: torch.Tensor, sin: torch.Tensor) -> None:
-    """``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s``: the first pass is one
-    contiguous multiplication, the cross terms fused multiply-adds."""
-    torch.mul(x, cos_twice, out=out)
+    ``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s`` (fused multiply-adds)."""
     xa, xb = x.chunk(2, dim=-1)
+    c, s = tables.cos, tables.sin
+    if x.requires_grad and torch.is_grad_enabled():
+        return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
+    out = torch.mul(x, tables.cos_twice, out=torch.empty_like(x) if out is None else out)
     oa, ob = out.chunk(2, dim=-1)
-    oa.addcmul_(xb, sin, value=-1)
-    ob.addcmul_(xa, sin)
+    oa.addcmul_(xb, s, value=-1)
+    ob.addcmul_(xa, s)
+    return out
