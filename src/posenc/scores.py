@@ -82,7 +82,7 @@ def circulant(first_row) -> np.ndarray:
     return np.stack([np.roll(row, m) for m in range(row.size)])
 
 
-# Chapters 4-7: scores along a shift, the additive contrast, and one hand of the clock in the plane.
+# One pair of vectors slid along the sequence (rotated, or with added positions), and one hand in the plane.
 
 
 def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
