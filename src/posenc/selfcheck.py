@@ -24,8 +24,7 @@ import numpy as np
 from .attention import attention as _attention
 from .attention import permutation_matrix as _permutation_matrix
 from .attention import softmax
-from .geometry import rotation_2d
-from .rotary import apply_rope, interleaved_to_half, rope_matrix
+from .rotary import apply_rope, interleaved_to_half, rope_matrix, rotation_2d
 from .scores import circulant, toeplitz
 from .sinusoidal import frequencies as _frequencies
 from .sinusoidal import shift_matrix as _shift_matrix
