@@ -19,7 +19,8 @@ import time
 import numpy as np
 import torch
 
-from posenc.rotary import apply_rope, rotation_angles
+from posenc.angle_tables import rotation_angles
+from posenc.rotary import apply_rope
 
 
 def reference_formulas(seq: int, d: int):
@@ -43,7 +44,7 @@ def variants(shape):
     x = torch.randn(*shape, generator=torch.Generator().manual_seed(0))
     x_np = x.numpy()
     hf, meta = reference_formulas(shape[-2], shape[-1])
-    out = torch.empty_like(x)
+    out, out_np = torch.empty_like(x), np.empty_like(x_np)
     return {
         "torch copy (floor)": lambda: torch.empty_like(x).copy_(x),
         "torch copy into an existing tensor": lambda: out.copy_(x),
@@ -54,8 +55,11 @@ def variants(shape):
         "Meta complex form (torch)": lambda: meta(x),
         "HF rotate_half (torch)": lambda: hf(x),
         "numpy copy (floor)": lambda: x_np.copy(),
+        "numpy copy into an existing array": lambda: np.copyto(out_np, x_np),
         "posenc numpy, interleaved": lambda: apply_rope(x_np),
+        "posenc numpy, interleaved, out=": lambda: apply_rope(x_np, out=out_np),
         "posenc numpy, half": lambda: apply_rope(x_np, layout="half"),
+        "posenc numpy, half, out=": lambda: apply_rope(x_np, layout="half", out=out_np),
     }, 2 * x.numel() * x.element_size()
 
 
@@ -74,15 +78,18 @@ def measure(functions, repeats: int) -> dict[str, float]:
 
 def report(seconds: dict[str, float], nbytes: int, shape) -> str:
     copy, meta = seconds["torch copy (floor)"], seconds["Meta complex form (torch)"]
+    existing = seconds["torch copy into an existing tensor"]
     lines = [
         f"Shape {tuple(shape)}, float32, {torch.get_num_threads()} torch threads, "
         f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}.",
         "",
-        "| variant | ms per call | effective GB/s | × torch copy | × Meta complex form |",
-        "|---|---:|---:|---:|---:|",
+        "| variant | ms per call | effective GB/s | × torch copy | × copy into an existing tensor "
+        "| × Meta complex form |",
+        "|---|---:|---:|---:|---:|---:|",
     ]
     for name, t in seconds.items():
-        lines.append(f"| {name} | {t * 1e3:.1f} | {nbytes / t / 1e9:.2f} | {copy / t:.2f} | {meta / t:.2f} |")
+        lines.append(f"| {name} | {t * 1e3:.1f} | {nbytes / t / 1e9:.2f} | {copy / t:.2f} | {existing / t:.2f} "
+                     f"| {meta / t:.2f} |")
     return "\n".join(lines) + "\n"
 
 

@@ -58,13 +58,6 @@ def test_permutation_matrix_reorders_rows_and_rejects_non_permutations():
         att.permutation_matrix([0, 0, 1])
 
 
-def test_attention_names_shape_mismatches():
-    with pytest.raises(ValueError, match="same width"):
-        att.attention(np.ones((2, 3)), np.ones((2, 4)), np.ones((2, 4)))
-    with pytest.raises(ValueError, match="one value per key"):
-        att.attention(np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 4)))
-
-
 @pytest.mark.parametrize("layers", [1, 3])
 def test_a_stack_of_transformer_blocks_is_permutation_equivariant(layers):
     assert claims.permutation_equivariance_encoder(n=6, d=8, layers=layers, seed=layers).holds

@@ -6,7 +6,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc import claims, clock
-from posenc.rotary import apply_rope, rotation_2d
+from posenc.geometry import plane_angle, rotation_2d
+from posenc.rotary import apply_rope
 from posenc.scores import (
     additive_pair_scores,
     circulant,
@@ -38,9 +39,9 @@ def test_angle_between_rotated_query_and_key_depends_only_on_offset(m, n, shift,
     q, k = np.random.default_rng(seed).standard_normal((2, 2))
 
     def turn(a, b):
-        return clock.plane_angle(rotation_2d(a * theta) @ q, rotation_2d(b * theta) @ k)
+        return plane_angle(rotation_2d(a * theta) @ q, rotation_2d(b * theta) @ k)
 
-    expected = clock.plane_angle(q, k) + (n - m) * theta
+    expected = plane_angle(q, k) + (n - m) * theta
     tolerance = 1e-13 * (1 + (abs(m) + abs(n) + abs(shift)) * theta) + 1e-9
     assert float(clock.angular_distance(turn(m, n), expected)) <= tolerance
     assert float(clock.angular_distance(turn(m + shift, n + shift), expected)) <= tolerance
@@ -50,7 +51,7 @@ def test_the_seed_figure_meets_at_120_degrees_in_both_panels():
     q = np.array([np.cos(np.radians(20)), np.sin(np.radians(20))])
     k = 0.8 * np.array([np.cos(np.radians(50)), np.sin(np.radians(50))])
     for m, n in ((2, 5), (7, 10)):
-        turn = clock.plane_angle(rotation_2d(m * np.pi / 6) @ q, rotation_2d(n * np.pi / 6) @ k)
+        turn = plane_angle(rotation_2d(m * np.pi / 6) @ q, rotation_2d(n * np.pi / 6) @ k)
         assert np.degrees(turn) == pytest.approx(120.0, abs=1e-10)
 
 

@@ -65,14 +65,3 @@ def test_shift_matrix_is_a_rotation_and_composes(k, d):
     m = shift_matrix(k, d)
     np.testing.assert_allclose(m.T @ m, np.eye(d), atol=1e-12)
     np.testing.assert_allclose(shift_matrix(3, d) @ m, shift_matrix(k + 3, d), atol=1e-10)
-
-
-@pytest.mark.parametrize("bad_d", [0, 7, -4])
-def test_odd_or_non_positive_width_is_named(bad_d):
-    with pytest.raises(ValueError, match=f"d={bad_d}"):
-        sinusoidal_table(3, bad_d)
-
-
-def test_bad_base_is_named():
-    with pytest.raises(ValueError, match="base must be"):
-        frequencies(8, base=1.0)

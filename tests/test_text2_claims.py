@@ -127,17 +127,6 @@ def test_yarn_paper_and_code_differ_inside_the_ramp():
     assert np.all(gap[low + 2:high - 1] > 0) and gap.max() > 0.01 * yarn(128, 8, 8192, 500_000.0)[low + 2]
 
 
-@pytest.mark.parametrize("call, error, message", [
-    (lambda: yarn_reference(64, 0.5, 4096), ValueError, "factor must be at least 1"),
-    (lambda: yarn_correction_range(64, 4096, beta_fast=1, beta_slow=32), ValueError, "need beta_slow < beta_fast"),
-    (lambda: yarn_correction_range(64, "long"), TypeError, "original_context must be a finite number"),
-    (lambda: yarn_correction_range(64, 4096, base=1.0), ValueError, "base must be greater than 1"),
-])
-def test_bad_arguments_to_the_reference_forms_are_named(call, error, message):
-    with pytest.raises(error, match=message):
-        call()
-
-
 # ---- the pages: the split, cell and chapter sizes, code on the page ----
 
 

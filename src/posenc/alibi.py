@@ -12,9 +12,10 @@ with a fixed slope :math:`\mu_h` per head taken from a geometric sequence. The b
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
+
+from . import checks
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
@@ -27,8 +28,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     >>> alibi_slopes(4)
     array([0.25      , 0.0625    , 0.015625  , 0.00390625])
     """
-    if isinstance(n_heads, bool) or not isinstance(n_heads, numbers.Integral) or n_heads < 1:
-        raise ValueError(f"alibi_slopes: n_heads must be a positive integer, got {n_heads!r}")
+    n_heads = checks.integer(n_heads, "n_heads", "alibi_slopes", minimum=1)
     closest = 2 ** int(math.floor(math.log2(n_heads)))
     slopes = 2.0 ** (-8.0 * np.arange(1, closest + 1) / closest)
     if closest == n_heads:
@@ -47,10 +47,7 @@ def alibi_bias(n_positions: int, slopes) -> np.ndarray:
            [-0.5,  0. , -0.5],
            [-1. , -0.5,  0. ]])
     """
-    if isinstance(n_positions, bool) or not isinstance(n_positions, numbers.Integral) or n_positions < 1:
-        raise ValueError(f"alibi_bias: n_positions must be a positive integer, got {n_positions!r}")
-    slopes = np.atleast_1d(np.asarray(slopes, dtype=np.float64))
-    if slopes.ndim != 1:
-        raise ValueError(f"alibi_bias: slopes must be a vector (one per head), got shape {slopes.shape}")
+    n_positions = checks.integer(n_positions, "n_positions", "alibi_bias", minimum=1)
+    slopes = checks.real_vector(slopes, "slopes", "alibi_bias")
     distance = np.abs(np.subtract.outer(np.arange(n_positions), np.arange(n_positions)))  # |m - n|
     return slopes[:, None, None] * -distance

@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import numpy as np
 
+from . import checks
+
 
 def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     """Softmax along ``axis``: :math:`\\operatorname{softmax}(s)_i = e^{s_i - \\max s} / \\sum_j e^{s_j - \\max s}`.
@@ -22,7 +24,8 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     >>> softmax(np.array([0.0, np.log(3.0)]))
     array([0.25, 0.75])
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = checks.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
+    axis = checks.integer(axis, "axis", "softmax")
     shifted = scores - np.max(scores, axis=axis, keepdims=True)
     weights = np.exp(shifted)
     return weights / np.sum(weights, axis=axis, keepdims=True)
@@ -34,11 +37,19 @@ def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = No
     ``mask``, if given, is a boolean array broadcastable to the scores; ``False`` entries are excluded
     (their score becomes :math:`-\\infty`).
     """
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    return _weights(q, k, mask, "attention_weights")
+
+
+def _weights(q, k, mask, who: str) -> np.ndarray:
+    q, k = checks.real_array(q, "q", who, min_ndim=2), checks.real_array(k, "k", who, min_ndim=2)
     if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"attention: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise TypeError(f"{who}: mask must be a boolean array (True where a query may look), "
+                            f"got dtype {mask.dtype}")
         scores = np.where(mask, scores, -np.inf)
     return softmax(scores)
 
@@ -55,16 +66,21 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
     -------
     array of shape ``(..., n, d_v)``: row ``m`` is the weighted average of the values seen by query ``m``.
     """
-    v = np.asarray(v, dtype=np.float64)
-    if k.shape[-2] != v.shape[-2]:
-        raise ValueError(f"attention: need one value per key, got {k.shape[-2]} keys and {v.shape[-2]} values")
-    return attention_weights(q, k, mask) @ v
+    v = checks.real_array(v, "v", "attention", min_ndim=2)
+    weights = _weights(q, k, mask, "attention")
+    if weights.shape[-1] != v.shape[-2]:
+        raise ValueError(f"attention: need one value per key, got {weights.shape[-1]} keys and {v.shape[-2]} values")
+    return weights @ v
 
 
 def self_attention(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
     """One head of self-attention on token vectors ``x`` (shape ``(n, d_model)``): queries, keys and
     values are the projections :math:`XW_Q`, :math:`XW_K`, :math:`XW_V`, then :func:`attention`."""
-    x = np.asarray(x, dtype=np.float64)
+    x, w_q, w_k, w_v = (checks.matrix(m, name, "self_attention")
+                        for m, name in ((x, "x"), (w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")))
+    if not x.shape[1] == w_q.shape[0] == w_k.shape[0] == w_v.shape[0]:
+        raise ValueError(f"self_attention: the weights need {x.shape[1]} rows (the width of x), got "
+                         f"{w_q.shape[0]}, {w_k.shape[0]} and {w_v.shape[0]}")
     return attention(x @ w_q, x @ w_k, x @ w_v)
 
 
@@ -75,7 +91,9 @@ def permutation_matrix(order) -> np.ndarray:
     array([30., 10., 20.])
     """
     order = np.asarray(order)
-    n = order.shape[0]
+    if order.dtype == np.bool_ or not np.issubdtype(order.dtype, np.integer):
+        raise TypeError(f"permutation_matrix: order must hold integers (indices), got dtype {order.dtype}")
+    n = order.shape[0] if order.ndim else 0
     if order.ndim != 1 or not np.array_equal(np.sort(order), np.arange(n)):
         raise ValueError(f"permutation_matrix: order must be a permutation of 0..{n - 1}, got {order.tolist()}")
     p = np.zeros((n, n))
@@ -85,4 +103,5 @@ def permutation_matrix(order) -> np.ndarray:
 
 def causal_mask(n: int) -> np.ndarray:
     """Boolean ``(n, n)`` mask, ``True`` on and below the diagonal: query ``m`` sees keys ``0..m``."""
+    n = checks.integer(n, "n", "causal_mask", minimum=0)
     return np.tril(np.ones((n, n), dtype=bool))

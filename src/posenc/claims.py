@@ -14,9 +14,16 @@ import numpy as np
 
 from . import attention as att
 from . import clock, scores, sinusoidal
-from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, rope_matrix, rotation_2d
+from .alibi import alibi_bias, alibi_slopes
+from .decay import rope_partial_sums
+from .decoding import cached_decoding_scores, positions_from_mask
+from .geometry import rotation_2d
+from .precision import round_to
+from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, interleaved_to_half_rows, rope_matrix
+from .scaling import llama3, ntk_aware, yarn
 from .scores import repeated_token_scores, toeplitz_deviation
 from .sinusoidal import (
+    added_encoding_score_terms,
     position_vectors,
     shift_matrix,
     similarity,
@@ -300,8 +307,6 @@ def decayed_rows_only_shrink(training) -> ClaimResult:
 def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> ClaimResult:
     r""":math:`(x_m + p_m)^\top A (x_n + p_n)` is the sum of its four terms (content and position, each
     with each), for random content, random weights and the sinusoidal :math:`p_m`."""
-    from .sinusoidal import added_encoding_score_terms
-
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d_model))
     w_q, w_k = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(2))
@@ -317,8 +322,6 @@ def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> C
 def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
     """Decoding token by token with a KV cache (each key rotated once, at its own position) gives the
     causal RoPE scores of recomputing everything, and the cached keys are the keys of the full pass."""
-    from .rotary import cached_decoding_scores
-
     q, k = np.random.default_rng(seed).standard_normal((2, n, d))
     cached, cache = cached_decoding_scores(q, k)
     full = scores.rope_scores(q, k)
@@ -330,8 +333,6 @@ def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> Claim
 def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 16, seed: int = 0) -> ClaimResult:
     """A prompt padded on the left, with positions from ``cumsum(mask) - 1``, scores its real tokens (and
     the next token, decoded at position ``n_real``) exactly as the same prompt without padding."""
-    from .rotary import positions_from_mask
-
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, n_real + 1, d))  # the prompt and the next token
     pad = rng.standard_normal((n_pad, d))
@@ -348,8 +349,6 @@ def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 1
 
 def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> ClaimResult:
     """NTK-aware scaling keeps the fastest hand, theta'_0 = theta_0, and divides the slowest by exactly s."""
-    from .scaling import ntk_aware
-
     theta, scaled = sinusoidal.frequencies(d, base), ntk_aware(d, factor, base)
     return _result(f"NTK-aware (s = {factor:g}): theta'_0 = theta_0, theta'_(d/2-1) = theta_(d/2-1)/s",
                    [scaled[0] / theta[0] - 1, scaled[-1] * factor / theta[-1] - 1])
@@ -359,8 +358,6 @@ def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0
                  original_context: int = 8192, base: float = 500000.0) -> ClaimResult:
     """Llama 3.1's rule leaves wavelengths under L0/high_freq_factor unchanged and divides those over
     L0/low_freq_factor by the factor (relative deviations)."""
-    from .scaling import llama3
-
     theta, wavelength = sinusoidal.frequencies(d, base), sinusoidal.wavelengths(d, base)
     ratio = llama3(d, factor, low_freq_factor, high_freq_factor, original_context, base) / theta
     short, long = wavelength < original_context / high_freq_factor, wavelength > original_context / low_freq_factor
@@ -374,8 +371,6 @@ def llama3_is_yarn_ramp(d: int = 128, factor: float = 8.0, low_freq_factor: floa
                         base: float = 500000.0) -> ClaimResult:
     """Llama 3.1's rule, written hand by hand as in Meta's reference code (keep, divide, or blend by
     ``smooth``), equals YaRN's ladder with alpha = low_freq_factor and beta = high_freq_factor."""
-    from .scaling import yarn
-
     meta = []
     for theta in sinusoidal.frequencies(d, base):
         wavelength = 2 * np.pi / theta
@@ -395,8 +390,6 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
                           seed: int = 0) -> ClaimResult:
     """Permuting the rows of W_Q and W_K within each head by ``interleaved_to_half`` makes half-layout RoPE
     give the scores of interleaved RoPE with the original weights, in every head."""
-    from .rotary import interleaved_to_half_rows
-
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d_model))
     w_q, w_k = rng.standard_normal((2, n_heads * head_dim, d_model)) / np.sqrt(d_model)  # rows = outputs
@@ -413,8 +406,6 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
 def integers_exact_up_to(dtype: str) -> ClaimResult:
     """A float format with p significand bits (bfloat16: 8, float16: 11) holds every integer up to 2^p
     exactly; the deviation is the largest |round(m) - m| over m = 0..2^p."""
-    from .rotary import round_to
-
     bits = {"bfloat16": 8, "float16": 11, "float32": 24}[dtype]
     m = np.arange(2**bits + 1, dtype=np.float64)
     return ClaimResult(f"{dtype}: integers 0..{2**bits} exact", float(np.max(np.abs(round_to(m, dtype) - m))), 0.0)
@@ -422,8 +413,6 @@ def integers_exact_up_to(dtype: str) -> ClaimResult:
 
 def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
     """Every head's ALiBi bias matrix has constant diagonals (exactly: each entry is -slope * |m - n|)."""
-    from .alibi import alibi_bias, alibi_slopes
-
     bias = alibi_bias(n, alibi_slopes(n_heads))
     return ClaimResult(f"ALiBi bias, {n_heads} heads: B[m, n] = B[m+1, n+1]",
                        max(toeplitz_deviation(b) for b in bias), 0.0)
@@ -433,8 +422,6 @@ def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance
                                 seed: int = 0) -> ClaimResult:
     """RoFormer's bound |q^T Theta_(n-m) k| <= max_i |h_(i+1) - h_i| * sum_j |S_j(m - n)| for random q, k and
     every distance up to ``max_distance``; the deviation is the largest excess of the left side (0 if none)."""
-    from .rotary import rope_partial_sums
-
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     distances = np.arange(max_distance + 1)
     raw = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k  # key at n = 0, query at m = r

@@ -17,11 +17,11 @@ closest pair among :math:`N` positions is found by scanning the :math:`N - 1` of
 
 from __future__ import annotations
 
-import numbers
 from typing import NamedTuple
 
 import numpy as np
 
+from . import checks
 from .sinusoidal import frequencies, wavelengths
 
 TWO_PI = 2.0 * np.pi
@@ -44,7 +44,7 @@ def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
     >>> np.round(hand_periods(4, base=100.0), 2)
     array([ 6.28, 62.83])
     """
-    return wavelengths(d, base)
+    return wavelengths(*checks.ladder(d, base, "hand_periods"))
 
 
 def wrapped_angles(positions, theta) -> np.ndarray:
@@ -62,8 +62,10 @@ def wrapped_angles(positions, theta) -> np.ndarray:
     >>> np.round(wrapped_angles([0, 6, 7], 1.0), 4)    # 6 radians is just short of a full turn
     array([0.    , 6.    , 0.7168])
     """
-    positions = _real_vector(positions, "positions", "wrapped_angles")
-    theta = _positive(theta, "theta", "wrapped_angles")
+    positions = checks.real_vector(positions, "positions", "wrapped_angles")
+    theta = checks.real_array(theta, "theta", "wrapped_angles")
+    if theta.ndim > 1 or not np.all(theta > 0):
+        raise ValueError(f"wrapped_angles: theta must be a positive number or a vector of them, got {theta}")
     return _wrap(np.multiply.outer(positions, theta))
 
 
@@ -75,9 +77,7 @@ def angular_distance(a, b) -> np.ndarray:
     >>> round(float(angular_distance(0.1, TWO_PI - 0.1)), 12)    # either side of the zero mark
     0.2
     """
-    a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    if not (np.all(np.isfinite(a)) and np.all(np.isfinite(b))):
-        raise ValueError("angular_distance: angles must be finite numbers")
+    a, b = checks.real_array(a, "a", "angular_distance"), checks.real_array(b, "b", "angular_distance")
     r = np.mod(np.abs(a - b), TWO_PI)
     return np.minimum(r, TWO_PI - r)
 
@@ -94,9 +94,9 @@ def first_near_collision(theta: float, tolerance: float, max_offset: int) -> int
     >>> first_near_collision(1.0, 0.05, 100)    # |44 - 14 pi| = 0.018
     44
     """
-    theta = float(_positive(theta, "theta", "first_near_collision"))
-    tolerance = float(_positive(tolerance, "tolerance", "first_near_collision"))
-    max_offset = _count(max_offset, "max_offset", "first_near_collision")
+    theta = checks.real(theta, "theta", "first_near_collision", above=0.0)
+    tolerance = checks.real(tolerance, "tolerance", "first_near_collision", above=0.0)
+    max_offset = checks.integer(max_offset, "max_offset", "first_near_collision", minimum=1)
     offsets = np.arange(1, max_offset + 1)
     hits = np.flatnonzero(angular_distance(offsets * theta, 0.0) <= tolerance)
     return int(offsets[hits[0]]) if hits.size else None
@@ -108,9 +108,9 @@ def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
     Computed from the two readings themselves, hand by hand:
     :math:`D(m, n)^2 = \sum_j \delta(m\theta_j \bmod 2\pi,\; n\theta_j \bmod 2\pi)^2`.
     """
-    m = np.asarray(m, dtype=np.float64)[..., None]
-    n = np.asarray(n, dtype=np.float64)[..., None]
-    theta = frequencies(d, base)
+    m = checks.real_array(m, "m", "clock_distance")[..., None]
+    n = checks.real_array(n, "n", "clock_distance")[..., None]
+    theta = frequencies(*checks.ladder(d, base, "clock_distance"))
     gaps = angular_distance(_wrap(m * theta), _wrap(n * theta))
     return np.sqrt(np.sum(gaps**2, axis=-1))
 
@@ -118,8 +118,9 @@ def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
 def offset_distance(offsets, d: int, base: float = 10000.0) -> np.ndarray:
     r""":math:`D(\Delta) = \big(\sum_j \delta(\Delta\theta_j, 0)^2\big)^{1/2}`, the clock distance between any
     two positions ``offsets`` apart, shape ``(len(offsets),)``."""
-    offsets = _real_vector(offsets, "offsets", "offset_distance")
-    gaps = angular_distance(np.outer(offsets, frequencies(d, base)), 0.0)  # (n_offsets, d/2)
+    offsets = checks.real_vector(offsets, "offsets", "offset_distance")
+    theta = frequencies(*checks.ladder(d, base, "offset_distance"))
+    gaps = angular_distance(np.outer(offsets, theta), 0.0)  # (n_offsets, d/2)
     return np.sqrt(np.sum(gaps**2, axis=1))
 
 
@@ -132,61 +133,14 @@ def min_separation(d: int, base: float = 10000.0, n_positions: int = 32768) -> S
     >>> min_separation(2, n_positions=8)    # one hand, theta = 1: positions 6 apart nearly coincide
     Separation(offset=6, distance=0.28318530717958623)
     """
-    n_positions = _count(n_positions, "n_positions", "min_separation")
-    if n_positions < 2:
-        raise ValueError(f"min_separation: need at least two positions, got n_positions={n_positions}")
+    n_positions = checks.integer(n_positions, "n_positions", "min_separation", minimum=2)
     offsets = np.arange(1, n_positions)
-    distances = offset_distance(offsets, d, base)
+    distances = offset_distance(offsets, *checks.ladder(d, base, "min_separation"))
     best = int(np.argmin(distances))
     return Separation(int(offsets[best]), float(distances[best]))
-
-
-def plane_angle(u, v) -> float:
-    r"""The counter-clockwise angle from the plane vector ``u`` to ``v``, in :math:`(-\pi, \pi]`:
-    :math:`\operatorname{atan2}(u_x v_y - u_y v_x,\; u \cdot v)`.
-
-    >>> round(float(np.degrees(plane_angle([1, 0], [0, 2]))), 6)
-    90.0
-    """
-    u, v = np.asarray(u, dtype=np.float64), np.asarray(v, dtype=np.float64)
-    if u.shape != (2,) or v.shape != (2,):
-        raise ValueError(f"plane_angle: need two vectors of the plane, got shapes {u.shape} and {v.shape}")
-    if not (np.any(u) and np.any(v)):
-        raise ValueError("plane_angle: the zero vector has no direction")
-    return float(np.arctan2(u[0] * v[1] - u[1] * v[0], u @ v))
 
 
 def _wrap(angles: np.ndarray) -> np.ndarray:
     """Angles reduced into [0, 2 pi); np.mod can round a tiny negative angle up to exactly 2 pi."""
     wrapped = np.mod(angles, TWO_PI)
     return np.where(wrapped >= TWO_PI, 0.0, wrapped)
-
-
-def _real_vector(values, name: str, who: str) -> np.ndarray:
-    array = np.asarray(values)
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
-        raise TypeError(f"{who}: {name} must be real numbers, got dtype {array.dtype}")
-    array = np.atleast_1d(array.astype(np.float64))
-    if array.ndim != 1:
-        raise ValueError(f"{who}: {name} must be a vector, got shape {array.shape}")
-    if not np.all(np.isfinite(array)):
-        raise ValueError(f"{who}: {name} must be finite, got {array[~np.isfinite(array)][:3]}")
-    return array
-
-
-def _positive(value, name: str, who: str):
-    array = np.asarray(value)
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number) or np.iscomplexobj(array):
-        raise TypeError(f"{who}: {name} must be a positive number, got {value!r}")
-    array = array.astype(np.float64)
-    if array.ndim > 1 or not np.all(np.isfinite(array)) or not np.all(array > 0):
-        raise ValueError(f"{who}: {name} must be a positive finite number (or a vector of them), got {value!r}")
-    return array if array.ndim else float(array)
-
-
-def _count(value, name: str, who: str) -> int:
-    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
-        raise TypeError(f"{who}: {name} must be an integer, got {value!r}")
-    if value < 1:
-        raise ValueError(f"{who}: {name} must be at least 1, got {name}={value}")
-    return int(value)

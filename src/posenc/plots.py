@@ -10,8 +10,7 @@ import matplotlib as mpl
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .clock import plane_angle
-from .rotary import rotation_2d
+from .geometry import plane_angle, rotation_2d
 
 INK = "#222222"
 QUERY, KEY, MUTED = "#1f77b4", "#d62728", "#9a9a9a"

@@ -15,28 +15,16 @@ the training context.
 from __future__ import annotations
 
 import math
-import numbers
 
 import numpy as np
 
+from . import checks
 from .sinusoidal import frequencies, wavelengths
 
 
-def _check_positive(value: float, name: str, who: str, minimum: float = 0.0) -> float:
-    """Return ``value`` as a float if it is a finite number above ``minimum``, else raise."""
-    if isinstance(value, bool) or not isinstance(value, numbers.Real) or not np.isfinite(value):
-        raise TypeError(f"{who}: {name} must be a finite number, got {value!r}")
-    if value <= minimum:
-        raise ValueError(f"{who}: {name} must be greater than {minimum:g}, got {name}={value}")
-    return float(value)
-
-
-def _check_factor(factor: float, who: str) -> float:
-    """An extension factor must be at least 1 (a factor below 1 would shorten the context)."""
-    factor = _check_positive(factor, "factor", who)
-    if factor < 1:
-        raise ValueError(f"{who}: factor must be at least 1 (it is new context / original context), got {factor}")
-    return factor
+def _factor(factor: float, who: str) -> float:
+    """An extension factor: a finite number of at least 1 (new context / original context)."""
+    return checks.real(factor, "factor", who, at_least=1.0)
 
 
 def position_interpolation(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
@@ -51,15 +39,20 @@ def position_interpolation(d: int, factor: float, base: float = 10000.0) -> np.n
     >>> position_interpolation(4, 2, base=100.0)
     array([0.5 , 0.05])
     """
-    return frequencies(d, base) / _check_factor(factor, "position_interpolation")
+    factor = _factor(factor, "position_interpolation")
+    return frequencies(*checks.ladder(d, base, "position_interpolation")) / factor
 
 
 def ntk_aware_base(d: int, factor: float, base: float = 10000.0) -> float:
     r"""The enlarged base of NTK-aware scaling (bloc97, 2023): :math:`b' = b\,s^{d/(d-2)}`."""
-    factor = _check_factor(factor, "ntk_aware_base")
+    return _ntk_base(d, factor, base, "ntk_aware_base")
+
+
+def _ntk_base(d: int, factor: float, base: float, who: str) -> float:
+    (d, base), factor = checks.ladder(d, base, who), _factor(factor, who)
     if d <= 2:
-        raise ValueError(f"ntk_aware_base: d must be at least 4 (the exponent is d/(d-2)), got d={d}")
-    return float(base) * factor ** (d / (d - 2))
+        raise ValueError(f"{who}: d must be at least 4 (the exponent is d/(d-2)), got d={d}")
+    return base * factor ** (d / (d - 2))
 
 
 def ntk_aware(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
@@ -73,7 +66,7 @@ def ntk_aware(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
     >>> ntk_aware(4, 4, base=100.0)    # base 100 * 4**2 = 1600
     array([1.   , 0.025])
     """
-    return frequencies(d, ntk_aware_base(d, factor, base))
+    return frequencies(d, _ntk_base(d, factor, base, "ntk_aware"))
 
 
 def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000.0,
@@ -90,22 +83,24 @@ def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000
     values follow the original post and Hugging Face's ``dynamic`` rope type.
     """
     who = "dynamic_ntk"
-    seq_len = _check_positive(seq_len, "seq_len", who)
-    original_context = _check_positive(original_context, "original_context", who)
-    factor = _check_factor(factor, who)
+    seq_len = checks.real(seq_len, "seq_len", who, above=0.0)
+    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    factor = _factor(factor, who)
     effective = factor * max(seq_len, original_context) / original_context - (factor - 1)
-    return ntk_aware(d, effective, base)
+    return frequencies(d, _ntk_base(d, effective, base, who))
 
 
-def _ramp_blend(d: int, factor: float, original_context: float, base: float, low: float, high: float,
+def _ramp_blend(d: int, factor: float, original_context: float, base: float, ramp: dict[str, float],
                 who: str) -> np.ndarray:
     r"""Blend :math:`\theta_j` (kept) and :math:`\theta_j/s` (interpolated) by the ramp
     :math:`\gamma(r_j) = \operatorname{clip}\big((r_j - \text{low})/(\text{high} - \text{low}), 0, 1\big)`
     over the turns :math:`r_j = L_0/\lambda_j`: :math:`\theta'_j = (1-\gamma)\,\theta_j/s + \gamma\,\theta_j`."""
-    factor = _check_factor(factor, who)
-    original_context = _check_positive(original_context, "original_context", who)
+    (d, base), factor = checks.ladder(d, base, who), _factor(factor, who)
+    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    (low_name, low), (high_name, high) = ((name, checks.real(value, name, who)) for name, value in ramp.items())
     if not 0 < low < high:
-        raise ValueError(f"{who}: need 0 < low < high for the ramp, got low={low}, high={high}")
+        raise ValueError(f"{who}: the ramp needs 0 < {low_name} < {high_name}, got {low_name}={low:g}, "
+                         f"{high_name}={high:g}")
     turns = original_context / wavelengths(d, base)  # r_j, falling with j
     gamma = np.clip((turns - low) / (high - low), 0.0, 1.0)
     theta = frequencies(d, base)
@@ -129,7 +124,7 @@ def yarn(d: int, factor: float, original_context: int, base: float = 10000.0,
     :math:`r = \alpha`, rounded outward; the two agree outside those bounds.) Pair it with
     :func:`yarn_attention_scale`.
     """
-    return _ramp_blend(d, factor, original_context, base, alpha, beta, "yarn")
+    return _ramp_blend(d, factor, original_context, base, {"alpha": alpha, "beta": beta}, "yarn")
 
 
 def yarn_attention_scale(factor: float) -> float:
@@ -141,7 +136,7 @@ def yarn_attention_scale(factor: float) -> float:
     >>> round(yarn_attention_scale(16), 4)
     1.2773
     """
-    return 0.1 * math.log(_check_factor(factor, "yarn_attention_scale")) + 1.0
+    return 0.1 * math.log(_factor(factor, "yarn_attention_scale")) + 1.0
 
 
 def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
@@ -158,7 +153,8 @@ def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_
     which is YaRN's ramp (:func:`yarn`) with :math:`\alpha` = ``low_freq_factor`` and
     :math:`\beta` = ``high_freq_factor``, and no change of temperature.
     """
-    return _ramp_blend(d, factor, original_context, base, low_freq_factor, high_freq_factor, "llama3")
+    ramp = {"low_freq_factor": low_freq_factor, "high_freq_factor": high_freq_factor}
+    return _ramp_blend(d, factor, original_context, base, ramp, "llama3")
 
 
 # ---- The reference code's form of YaRN (text2): a ramp linear in the hand index, with rounded bounds ----
@@ -184,10 +180,10 @@ def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, 
     (20, 46)
     """
     who = "yarn_correction_range"
-    original_context = _check_positive(original_context, "original_context", who)
-    base = _check_positive(base, "base", who, minimum=1.0)
-    beta_slow = _check_positive(beta_slow, "beta_slow", who)
-    if not beta_slow < _check_positive(beta_fast, "beta_fast", who):
+    d, base = checks.ladder(d, base, who)
+    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    beta_slow = checks.real(beta_slow, "beta_slow", who, above=0.0)
+    if not beta_slow < checks.real(beta_fast, "beta_fast", who, above=0.0):
         raise ValueError(f"{who}: need beta_slow < beta_fast, got beta_slow={beta_slow}, beta_fast={beta_fast}")
 
     def index(turns: float) -> float:
@@ -213,7 +209,7 @@ def yarn_reference(d: int, factor: float, original_context: int, base: float = 1
     >>> bool(np.allclose(yarn_reference(128, 16, 4096)[:21], frequencies(128)[:21]))
     True
     """
-    factor = _check_factor(factor, "yarn_reference")
+    (d, base), factor = checks.ladder(d, base, "yarn_reference"), _factor(factor, "yarn_reference")
     low, high = yarn_correction_range(d, original_context, base, beta_fast, beta_slow)
     width = high - low if high > low else 0.001
     rho = np.clip((np.arange(d // 2) - low) / width, 0.0, 1.0)

@@ -10,32 +10,40 @@ from __future__ import annotations
 
 import numpy as np
 
-from .clock import plane_angle
-from .rotary import apply_rope, rotation_2d
+from . import checks
+from .geometry import plane_angle, rotation_2d
+from .rotary import apply_rope
 from .sinusoidal import position_vectors
 
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Scaled dot products :math:`S_{m,n} = q_m\\cdot k_n/\\sqrt{d}`, shape ``(..., n_q, n_k)``."""
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
+    q = checks.real_array(q, "q", "score_matrix", min_ndim=2)
+    k = checks.real_array(k, "k", "score_matrix", min_ndim=2)
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"score_matrix: queries and keys must have the same width, "
+                         f"got {q.shape[-1]} and {k.shape[-1]}")
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
 def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
     """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
+    q, k = (checks.real_array(v, name, "rope_scores", min_ndim=2) for v, name in ((q, "q"), (k, "k")))
+    checks.even_dimension(q.shape[-1], "rope_scores")
     return score_matrix(apply_rope(q, base=base, layout=layout), apply_rope(k, base=base, layout=layout))
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
     """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
+    who = "repeated_token_scores"
+    q, k = checks.real_array(q, "q", who, ndim=1), checks.real_array(k, "k", who, ndim=1)
+    n = checks.integer(n, "n", who, minimum=1)
     return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
-    s = np.asarray(s, dtype=np.float64)
-    if s.ndim != 2:
-        raise ValueError(f"toeplitz_deviation: need a matrix, got shape {s.shape}")
+    s = checks.matrix(s, "s", "toeplitz_deviation")
     if min(s.shape) < 2:
         return 0.0
     return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:])))
@@ -44,9 +52,7 @@ def toeplitz_deviation(s: np.ndarray) -> float:
 def circulant_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{(m+1) \\bmod N,\\,(n+1) \\bmod N}|` for a square ``s``: zero exactly
     when ``s`` is circulant."""
-    s = np.asarray(s, dtype=np.float64)
-    if s.ndim != 2 or s.shape[0] != s.shape[1]:
-        raise ValueError(f"circulant_deviation: need a square matrix, got shape {s.shape}")
+    s = checks.matrix(s, "s", "circulant_deviation", square=True)
     return float(np.max(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1)))))
 
 
@@ -58,7 +64,8 @@ def toeplitz(first_column, first_row) -> np.ndarray:
            [2., 1., 4.],
            [3., 2., 1.]])
     """
-    col, row = np.asarray(first_column, dtype=np.float64), np.asarray(first_row, dtype=np.float64)
+    col = checks.real_array(first_column, "first_column", "toeplitz", ndim=1)
+    row = checks.real_array(first_row, "first_row", "toeplitz", ndim=1)
     offsets = np.arange(row.size)[None, :] - np.arange(col.size)[:, None]  # n - m
     return np.where(offsets >= 0, row[np.clip(offsets, 0, None)], col[np.clip(-offsets, 0, None)])
 
@@ -71,20 +78,22 @@ def circulant(first_row) -> np.ndarray:
            [3., 1., 2.],
            [2., 3., 1.]])
     """
-    row = np.asarray(first_row, dtype=np.float64)
+    row = checks.real_array(first_row, "first_row", "circulant", ndim=1)
     return np.stack([np.roll(row, m) for m in range(row.size)])
 
 
-# Chapters 4-7: scores along a shift, the additive contrast, and one hand of the clock in the plane.
+# One pair of vectors slid along the sequence (rotated, or with added positions), and one hand in the plane.
 
 
 def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
     r"""RoPE scores of ``q`` at ``m + s`` and ``k`` at ``n + s`` for each shift ``s``, shape ``(len(shifts),)``:
     :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
     :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
-    shifts = np.asarray(shifts, dtype=np.float64)
-    rotated_q = apply_rope(np.tile(np.asarray(q, dtype=np.float64), (shifts.size, 1)), m + shifts, base=base)
-    rotated_k = apply_rope(np.tile(np.asarray(k, dtype=np.float64), (shifts.size, 1)), n + shifts, base=base)
+    who = "shifted_pair_scores"
+    q, k, shifts = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
+    m, n = checks.real(m, "m", who), checks.real(n, "n", who)
+    rotated_q = apply_rope(np.tile(q, (shifts.size, 1)), m + shifts, base=base)
+    rotated_k = apply_rope(np.tile(k, (shifts.size, 1)), n + shifts, base=base)
     return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
 
 
@@ -95,8 +104,9 @@ def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *
     The cross terms :math:`q^\top\mathrm{PE}(n+s)` and :math:`\mathrm{PE}(m+s)^\top k` depend on the absolute
     positions, so these scores move as the pair slides along the sequence.
     """
-    q, k = np.asarray(q, dtype=np.float64), np.asarray(k, dtype=np.float64)
-    shifts = np.asarray(shifts, dtype=np.float64)
+    who = "additive_pair_scores"
+    q, k, shifts = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
+    m, n = checks.real(m, "m", who), checks.real(n, "n", who)
     d = q.shape[-1]
     queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
     keys = k + position_vectors(n + shifts, d, base)
@@ -107,7 +117,9 @@ def plane_scores(q: np.ndarray, k: np.ndarray, n_positions: int, theta: float) -
     r"""One hand in the plane: the repeated-token scores :math:`S_{m,n} = (R_m q)^\top(R_n k)/\sqrt{2}` for
     :math:`m, n = 0, \ldots, N-1`, where :math:`R_m` turns the plane by :math:`m\theta`; shape ``(N, N)``.
     ``q`` and ``k`` have shape ``(2,)``."""
-    q, k = _plane_vector(q, "q", "plane_scores"), _plane_vector(k, "k", "plane_scores")
+    q, k = checks.plane_vector(q, "q", "plane_scores"), checks.plane_vector(k, "k", "plane_scores")
+    n_positions = checks.integer(n_positions, "n_positions", "plane_scores", minimum=1)
+    theta = checks.real(theta, "theta", "plane_scores")
     rotations = np.moveaxis(rotation_2d(theta * np.arange(n_positions)), -1, 0)  # (N, 2, 2)
     return (rotations @ q) @ (rotations @ k).T / np.sqrt(2)
 
@@ -120,14 +132,9 @@ def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float)
     where :math:`\varphi` is the counter-clockwise angle from ``q`` to ``k``. A sinusoid in the offset with
     period :math:`2\pi/\theta` positions.
     """
-    q, k = _plane_vector(q, "q", "plane_score_from_offset"), _plane_vector(k, "k", "plane_score_from_offset")
+    who = "plane_score_from_offset"
+    q, k = checks.plane_vector(q, "q", who), checks.plane_vector(k, "k", who)
+    offsets, theta = checks.real_array(offsets, "offsets", who), checks.real(theta, "theta", who)
     phase = plane_angle(q, k)
     amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
-    return amplitude * np.cos(np.asarray(offsets, dtype=np.float64) * theta + phase)
-
-
-def _plane_vector(x, name: str, who: str) -> np.ndarray:
-    x = np.asarray(x, dtype=np.float64)
-    if x.shape != (2,):
-        raise ValueError(f"{who}: {name} must be a vector of the plane, shape (2,), got shape {x.shape}")
-    return x
+    return amplitude * np.cos(offsets * theta + phase)

@@ -13,7 +13,8 @@ from __future__ import annotations
 
 import numpy as np
 
-from ._arrays import block_diagonal_rotation, check_base, check_even_dimension
+from . import checks
+from .geometry import block_diagonal_rotation
 
 
 def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
@@ -22,8 +23,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     >>> frequencies(4, base=100.0)
     array([1. , 0.1])
     """
-    d = check_even_dimension(d, "frequencies")
-    base = check_base(base, "frequencies")
+    d, base = checks.ladder(d, base, "frequencies")
     return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
 
 
@@ -32,7 +32,7 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
 
     They run from :math:`2\\pi` (hand 0) to just under :math:`2\\pi\\cdot\\text{base}`.
     """
-    return 2 * np.pi / frequencies(d, base)
+    return 2 * np.pi / frequencies(*checks.ladder(d, base, "wavelengths"))
 
 
 def sinusoidal_table(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
@@ -44,15 +44,15 @@ def sinusoidal_table(n_positions: int, d: int, base: float = 10000.0) -> np.ndar
     array([[0.        , 1.        ],
            [0.84147098, 0.54030231]])
     """
-    if isinstance(n_positions, bool) or not isinstance(n_positions, (int, np.integer)) or n_positions < 0:
-        raise ValueError(f"sinusoidal_table: n_positions must be a non-negative integer, got {n_positions!r}")
-    return position_vectors(np.arange(n_positions), d, base)
+    n_positions = checks.integer(n_positions, "n_positions", "sinusoidal_table", minimum=0)
+    return position_vectors(np.arange(n_positions), *checks.ladder(d, base, "sinusoidal_table"))
 
 
 def position_vectors(positions, d: int, base: float = 10000.0) -> np.ndarray:
     """:math:`\\mathrm{PE}(p)` for each ``p`` in ``positions`` (any real numbers), shape ``(len(positions), d)``."""
-    theta = frequencies(d, base)
-    angles = np.outer(np.asarray(positions, dtype=np.float64), theta)  # (n, d/2)
+    positions = checks.real_vector(positions, "positions", "position_vectors")
+    d, base = checks.ladder(d, base, "position_vectors")
+    angles = np.outer(positions, frequencies(d, base))  # (n, d/2)
     table = np.empty((angles.shape[0], d))
     table[:, 0::2] = np.sin(angles)
     table[:, 1::2] = np.cos(angles)
@@ -72,7 +72,8 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
     the angle-addition formulas. :math:`M_k` depends on ``k`` but not on ``p``: its blocks are the
     rotations :math:`R(-k\\theta_j)`.
     """
-    return block_diagonal_rotation(-k * frequencies(d, base))
+    k = checks.real(k, "k", "shift_matrix")
+    return block_diagonal_rotation(-k * frequencies(*checks.ladder(d, base, "shift_matrix")))
 
 
 def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
@@ -81,12 +82,15 @@ def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
     Computed from the table itself (not from the closed form), so that comparing it with
     :func:`similarity_from_offset` checks the identity.
     """
-    return position_vectors(np.atleast_1d(q), d, base) @ position_vectors([p], d, base)[0]
+    p, q = checks.real(p, "p", "similarity"), checks.real_vector(q, "q", "similarity")
+    d, base = checks.ladder(d, base, "similarity")
+    return position_vectors(q, d, base) @ position_vectors([p], d, base)[0]
 
 
 def similarity_from_offset(offset, d: int, base: float = 10000.0) -> np.ndarray:
     """The closed form :math:`\\sum_j \\cos(\\theta_j\\,\\text{offset})`: a function of the offset alone."""
-    return np.cos(np.outer(np.atleast_1d(np.asarray(offset, dtype=np.float64)), frequencies(d, base))).sum(axis=1)
+    offset = checks.real_vector(offset, "offset", "similarity_from_offset")
+    return np.cos(np.outer(offset, frequencies(*checks.ladder(d, base, "similarity_from_offset")))).sum(axis=1)
 
 
 def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -> int:
@@ -98,6 +102,8 @@ def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -
     out of ``max_offset * (max_offset - 1) // 2`` pairs. Zero would mean that similarity falls steadily
     with distance; the narrower the table, the bumpier the curve and the larger the count.
     """
+    who = "similarity_inversions"
+    max_offset, (d, base) = checks.integer(max_offset, "max_offset", who, minimum=1), checks.ladder(d, base, who)
     s = similarity_from_offset(np.arange(1, max_offset + 1), d, base)
     return int(np.sum(np.triu(s[None, :] > s[:, None], k=1)))
 
@@ -119,8 +125,12 @@ def added_encoding_score_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.nda
     Returns the four ``(n, n)`` matrices (unscaled: the :math:`1/\sqrt{d}` changes nothing here), keyed by
     those names, and the full score under ``"total"``.
     """
-    content = np.asarray(content, dtype=np.float64)
-    a = np.asarray(w_q, dtype=np.float64) @ np.asarray(w_k, dtype=np.float64).T  # (d_model, d_model)
+    who = "added_encoding_score_terms"
+    content, w_q, w_k = (checks.matrix(m, name, who) for m, name in ((content, "content"), (w_q, "w_q"), (w_k, "w_k")))
+    if not w_q.shape == w_k.shape == (content.shape[1], w_q.shape[1]):
+        raise ValueError(f"{who}: w_q and w_k must both have shape (d_model, d_head) with d_model = "
+                         f"{content.shape[1]}, got {w_q.shape} and {w_k.shape}")
+    a = w_q @ w_k.T  # (d_model, d_model)
     pe = sinusoidal_table(content.shape[0], content.shape[1], base)
     added = content + pe
     return {

@@ -23,6 +23,7 @@ import numpy as np
 import torch
 from torch import nn
 
+from . import checks
 from .rotary import apply_rope
 
 
@@ -128,6 +129,12 @@ def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
 
     The first ``lag`` targets do not exist and are marked ``-100`` (ignored by the loss).
     """
+    who = "lagged_copy_batch"
+    batch, length, vocab = (checks.integer(v, name, who, minimum=1)
+                            for v, name in ((batch, "batch"), (length, "length"), (vocab, "vocab")))
+    lag = checks.integer(lag, "lag", who, minimum=1)
+    if lag >= length:
+        raise ValueError(f"{who}: lag must be shorter than the sequence, got lag={lag} and length={length}")
     tokens = torch.randint(vocab, (batch, length), generator=generator)
     targets = torch.full_like(tokens, -100)
     targets[:, lag:] = tokens[:, :-lag]
@@ -164,6 +171,8 @@ def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: 
     given ``weight_decay`` (``0`` makes it plain Adam). Seeded: the same numbers every run. A second or
     two on a CPU with the defaults.
     """
+    n_positions = checks.integer(n_positions, "n_positions", "train_briefly", minimum=1)
+    train_length = checks.integer(train_length, "train_length", "train_briefly")
     if not 0 < train_length <= n_positions:
         raise ValueError(
             f"train_briefly: train_length must be between 1 and n_positions={n_positions}, got {train_length}"

@@ -1,4 +1,5 @@
-"""Helpers that let a chapter run the same way in the book build, in Jupyter, Colab and Binder.
+"""Glue: how a chapter hands a computed value to its prose, the same way in the book build, Jupyter,
+Colab and Binder.
 
 :func:`glue` stores a value for the prose (myst-nb's ``{glue:text}`` role and ``{glue:figure}``
 directive). It writes the same output that ``myst_nb.glue`` writes -- the value's display data under

@@ -1,0 +1,133 @@
+"""The input checks of every public function in posenc, with one rule for which error a bad input gets.
+
+- ``TypeError``: the argument is the wrong *kind* of thing. Its Python type, or for an array its dtype,
+  is not one the function accepts: a string or ``None`` where a number is expected, ``True`` or ``2.5``
+  where an integer count is expected, a complex or boolean array where real numbers are expected, an
+  integer array where floating-point numbers are rotated, a numpy ``out`` for a torch input.
+- ``ValueError``: the argument is the right kind but a wrong *value*: out of range (``d = 0``, an odd
+  ``d``, ``base = 1``, a factor below 1), not finite (``nan``, ``inf``), the wrong shape or length, or
+  not one of the named options (``layout="halves"``).
+
+Every message starts with the name of the function that was called and names the problem, e.g.
+``apply_rope: last dimension must be even (dimensions come in pairs), got d=63``. Each check returns the
+value in the form the function computes with (an ``int``, a ``float``, a float64 array).
+"""
+
+from __future__ import annotations
+
+import numbers
+
+import numpy as np
+
+
+def integer(value, name: str, who: str, minimum: int | None = None) -> int:
+    """``value`` as an ``int``: an integer (Python or numpy, not a bool), at least ``minimum`` if given."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Integral):
+        raise TypeError(f"{who}: {name} must be an integer, got {value!r}")
+    if minimum is not None and value < minimum:
+        raise ValueError(f"{who}: {name} must be at least {minimum}, got {name}={value}")
+    return int(value)
+
+
+def even_dimension(d, who: str) -> int:
+    """``d`` as an ``int`` if it is a positive even integer: the width of vectors whose dimensions pair up."""
+    d = integer(d, "d", who)
+    if d <= 0 or d % 2:
+        raise ValueError(f"{who}: d must be a positive even number (dimensions come in pairs), got d={d}")
+    return d
+
+
+def real(value, name: str, who: str, *, above: float | None = None, at_least: float | None = None) -> float:
+    """``value`` as a finite ``float`` (a Python or numpy real number, not a bool), ``> above`` and
+    ``>= at_least`` when those are given."""
+    if isinstance(value, bool) or not isinstance(value, numbers.Real):
+        raise TypeError(f"{who}: {name} must be a real number, got {value!r}")
+    value = float(value)
+    if not np.isfinite(value):
+        raise ValueError(f"{who}: {name} must be finite, got {name}={value}")
+    if above is not None and value <= above:
+        raise ValueError(f"{who}: {name} must be greater than {above:g}, got {name}={value:g}")
+    if at_least is not None and value < at_least:
+        raise ValueError(f"{who}: {name} must be at least {at_least:g}, got {name}={value:g}")
+    return value
+
+
+def base(value, who: str) -> float:
+    """The base of a frequency ladder: a finite number greater than 1 (the ladder must fall)."""
+    return real(value, "base", who, above=1.0)
+
+
+def ladder(d, value, who: str) -> tuple[int, float]:
+    """The width and base of a frequency ladder :math:`\\theta_j = \\text{base}^{-2j/d}`, checked together."""
+    return even_dimension(d, who), base(value, who)
+
+
+def option(value, options: tuple[str, ...], name: str, who: str) -> str:
+    """``value`` if it is one of the strings ``options``."""
+    if not isinstance(value, str):
+        raise TypeError(f"{who}: {name} must be a string, one of {', '.join(options)}; got {value!r}")
+    if value not in options:
+        raise ValueError(f"{who}: {name} must be one of {', '.join(options)}; got {value!r}")
+    return value
+
+
+def real_array(values, name: str, who: str, *, ndim: int | None = None, min_ndim: int = 0,
+               finite: bool = True) -> np.ndarray:
+    """``values`` as a float64 array: real numbers (integer or floating-point dtype, not bool, complex or
+    object), with ``ndim`` (or at least ``min_ndim``) dimensions, finite unless ``finite=False``.
+
+    A torch tensor is read through numpy (detached, on the CPU)."""
+    if hasattr(values, "detach"):
+        values = values.detach().cpu().numpy()
+    try:
+        array = np.asarray(values)
+    except ValueError as error:  # a ragged nested list
+        raise ValueError(f"{who}: {name} must be a rectangular array, got {values!r}") from error
+    if array.dtype == np.bool_ or not (np.issubdtype(array.dtype, np.integer)
+                                       or np.issubdtype(array.dtype, np.floating)):
+        raise TypeError(f"{who}: {name} must hold real numbers, got dtype {array.dtype}")
+    if (ndim is not None and array.ndim != ndim) or array.ndim < min_ndim:
+        wanted = f"{ndim}" if ndim is not None else f"at least {min_ndim}"
+        raise ValueError(f"{who}: {name} must have {wanted} dimension(s), got shape {array.shape}")
+    array = array.astype(np.float64)
+    if finite and not np.all(np.isfinite(array)):
+        raise ValueError(f"{who}: {name} must be finite, got {array[~np.isfinite(array)][:3]}")
+    return array
+
+
+def real_vector(values, name: str, who: str) -> np.ndarray:
+    """``values`` as a finite float64 vector; a single number counts as a vector of length 1."""
+    array = np.atleast_1d(real_array(values, name, who))
+    if array.ndim != 1:
+        raise ValueError(f"{who}: {name} must be a vector, got shape {array.shape}")
+    return array
+
+
+def positions(values, length: int, who: str) -> np.ndarray:
+    """Positions as a finite float64 vector of ``length`` entries; ``None`` means ``0, 1, ..., length - 1``.
+
+    A scalar offset is not accepted: pass ``offset + np.arange(length)``, so that a KV cache states its
+    positions explicitly."""
+    if values is None:
+        return np.arange(length, dtype=np.float64)
+    values = real_array(values, "positions", who)
+    if values.ndim != 1 or values.shape[0] != length:
+        raise ValueError(f"{who}: positions must be a vector with one entry per position (length {length}), "
+                         f"got shape {values.shape}")
+    return values
+
+
+def plane_vector(values, name: str, who: str) -> np.ndarray:
+    """A vector of the plane: a finite float64 array of shape ``(2,)``."""
+    vector = real_array(values, name, who)
+    if vector.shape != (2,):
+        raise ValueError(f"{who}: {name} must be a vector of the plane, shape (2,), got shape {vector.shape}")
+    return vector
+
+
+def matrix(values, name: str, who: str, *, square: bool = False) -> np.ndarray:
+    """A finite float64 matrix (two dimensions), square if asked."""
+    m = real_array(values, name, who, ndim=2)
+    if square and m.shape[0] != m.shape[1]:
+        raise ValueError(f"{who}: {name} must be a square matrix, got shape {m.shape}")
+    return m

@@ -1,0 +1,249 @@
+"""One rule for bad input, across every module: TypeError for the wrong kind, ValueError for a wrong value.
+
+Each case calls a public function with one bad argument and states the error it must raise and the words
+its message must contain; every message must start with the name of the function that was called. A
+last test makes sure that no public function of an idea module is left out of the table.
+"""
+
+from __future__ import annotations
+
+import inspect
+import re
+
+import numpy as np
+import pytest
+import torch
+
+from posenc import (
+    alibi,
+    angle_tables,
+    attention,
+    checks,
+    clock,
+    decay,
+    decoding,
+    geometry,
+    precision,
+    rotary,
+    scaling,
+    scores,
+    sinusoidal,
+    torch_nn,
+)
+
+IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, rotary, scaling,
+                scores, sinusoidal, torch_nn)
+T, V = TypeError, ValueError
+X = np.ones((3, 4))
+Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
+
+CASES = [
+    # sinusoidal
+    (sinusoidal.frequencies, (2.5,), {}, T, "d must be an integer, got 2.5"),
+    (sinusoidal.frequencies, (True,), {}, T, "d must be an integer"),
+    (sinusoidal.frequencies, (7,), {}, V, r"d must be a positive even number .*got d=7"),
+    (sinusoidal.frequencies, (0,), {}, V, "got d=0"),
+    (sinusoidal.frequencies, (-4,), {}, V, "got d=-4"),
+    (sinusoidal.frequencies, (8,), {"base": 1.0}, V, "base must be greater than 1"),
+    (sinusoidal.frequencies, (8,), {"base": "10000"}, T, "base must be a real number"),
+    (sinusoidal.frequencies, (8,), {"base": np.nan}, V, "base must be finite"),
+    (sinusoidal.wavelengths, (7,), {}, V, "d=7"),
+    (sinusoidal.sinusoidal_table, (2.0, 8), {}, T, "n_positions must be an integer"),
+    (sinusoidal.sinusoidal_table, (-1, 8), {}, V, "n_positions must be at least 0"),
+    (sinusoidal.sinusoidal_table, (3, 7), {}, V, "d=7"),
+    (sinusoidal.position_vectors, (["a"], 8), {}, T, "positions must hold real numbers"),
+    (sinusoidal.position_vectors, ([[0, 1]], 8), {}, V, "positions must be a vector"),
+    (sinusoidal.position_vectors, ([np.inf], 8), {}, V, "positions must be finite"),
+    (sinusoidal.shift_matrix, ("1", 8), {}, T, "k must be a real number"),
+    (sinusoidal.similarity, (0, [1j], 8), {}, T, "q must hold real numbers"),
+    (sinusoidal.similarity_from_offset, ([1], 5), {}, V, "d=5"),
+    (sinusoidal.similarity_inversions, (8,), {"max_offset": 0}, V, "max_offset must be at least 1"),
+    (sinusoidal.added_encoding_score_terms, (np.ones(3), X, X), {}, V, "content must have 2 dimension"),
+    (sinusoidal.added_encoding_score_terms, (X, np.ones((5, 4)), np.ones((4, 4))), {}, V, "w_q and w_k"),
+    # geometry
+    (geometry.rotation_2d, ("a",), {}, T, "angle must hold real numbers"),
+    (geometry.rotation_2d, (np.ones((2, 2)),), {}, V, "a number or a vector"),
+    (geometry.plane_angle, ([1, 0, 0], [0, 1]), {}, V, "u must be a vector of the plane"),
+    (geometry.plane_angle, ([0, 0], [0, 1]), {}, V, "the zero vector has no direction"),
+    (geometry.plane_angle, ([1j, 0], [0, 1]), {}, T, "u must hold real numbers"),
+    (geometry.block_diagonal_rotation, (np.ones((2, 2)),), {}, V, "angles must have 1 dimension"),
+    # angle tables
+    (angle_tables.rotation_angles, ([0, 1], 7), {}, V, "d=7"),
+    (angle_tables.rotation_angles, (["a"], 8), {}, T, "positions must hold real numbers"),
+    (angle_tables.cos_sin_table, ([0], 8), {"base": 0.5}, V, "base must be greater than 1"),
+    # rotary
+    (rotary.rope_matrix, (1, 5), {}, V, "d=5"),
+    (rotary.rope_matrix, ("1", 4), {}, T, "m must be a real number"),
+    (rotary.interleaved_to_half, (3.0,), {}, T, "d must be an integer"),
+    (rotary.half_to_interleaved, (5,), {}, V, "d=5"),
+    (rotary.interleaved_to_half_rows, (2.5, 4), {}, T, "n_heads must be an integer"),
+    (rotary.interleaved_to_half_rows, (0, 4), {}, V, "n_heads must be at least 1"),
+    (rotary.interleaved_to_half_rows, (2, 5), {}, V, "d=5"),
+    (rotary.apply_rope, (np.ones((3, 63)),), {}, V,
+     re.escape("last dimension must be even (dimensions come in pairs), got d=63")),
+    (rotary.apply_rope, (torch.ones(3, 5),), {}, V, "got d=5"),
+    (rotary.apply_rope, ([[1.0, 0.0]],), {}, T, "x must be a numpy array or a torch tensor, got list"),
+    (rotary.apply_rope, (np.ones(4),), {}, V, re.escape("x must have shape (..., seq, d), got shape (4,)")),
+    (rotary.apply_rope, (np.ones((3, 4), dtype=int),), {}, T, "x must hold floating-point numbers"),
+    (rotary.apply_rope, (torch.ones(3, 4, dtype=torch.int64),), {}, T, "x must hold floating-point numbers"),
+    (rotary.apply_rope, (X,), {"positions": [0, 1]}, V, r"length 3\), got shape \(2,\)"),
+    (rotary.apply_rope, (X,), {"positions": ["a", "b", "c"]}, T, "positions must hold real numbers"),
+    (rotary.apply_rope, (X,), {"positions": [True, False, True]}, T, "positions must hold real numbers"),
+    (rotary.apply_rope, (X,), {"positions": [0, 1, np.nan]}, V, "positions must be finite"),
+    (rotary.apply_rope, (X,), {"layout": "rotate_half"}, V, "layout must be one of interleaved, half"),
+    (rotary.apply_rope, (X,), {"layout": None}, T, "layout must be a string"),
+    (rotary.apply_rope, (X,), {"base": 1}, V, "base must be greater than 1"),
+    (rotary.apply_rope, (X,), {"out": np.ones((3, 6))}, V, r"out must have x's shape \(3, 4\), got \(3, 6\)"),
+    (rotary.apply_rope, (X,), {"out": np.ones((3, 4), np.float32)}, T, "out must be a ndarray of dtype float64"),
+    (rotary.apply_rope, (X,), {"out": torch.ones(3, 4, dtype=torch.float64)}, T, "got Tensor"),
+    # clock
+    (clock.hand_periods, (7,), {}, V, "d=7"),
+    (clock.wrapped_angles, ([1, 2], 0.0), {}, V, "theta must be a positive number"),
+    (clock.wrapped_angles, ([1, np.inf], 1.0), {}, V, "positions must be finite"),
+    (clock.wrapped_angles, (np.ones((2, 2)), 1.0), {}, V, "positions must be a vector"),
+    (clock.wrapped_angles, (["a"], 1.0), {}, T, "positions must hold real numbers"),
+    (clock.angular_distance, (np.nan, 0.0), {}, V, "a must be finite"),
+    (clock.angular_distance, ("a", 0.0), {}, T, "a must hold real numbers"),
+    (clock.first_near_collision, (1.0, -0.1, 10), {}, V, "tolerance must be greater than 0"),
+    (clock.first_near_collision, (1.0, 0.1, 0), {}, V, "max_offset must be at least 1"),
+    (clock.first_near_collision, (1.0, 0.1, 10.5), {}, T, "max_offset must be an integer"),
+    (clock.first_near_collision, (True, 0.1, 10), {}, T, "theta must be a real number"),
+    (clock.clock_distance, (0, 1, 7), {}, V, "d=7"),
+    (clock.clock_distance, ("a", 1, 8), {}, T, "m must hold real numbers"),
+    (clock.offset_distance, ([1], 8), {"base": 1}, V, "base must be greater than 1"),
+    (clock.min_separation, (64,), {"n_positions": 1}, V, "n_positions must be at least 2"),
+    (clock.min_separation, (64,), {"n_positions": 2.0}, T, "n_positions must be an integer"),
+    # scaling
+    (scaling.position_interpolation, (64, 0.5), {}, V, "factor must be at least 1"),
+    (scaling.position_interpolation, (64, "2"), {}, T, "factor must be a real number"),
+    (scaling.ntk_aware, (2, 4.0), {}, V, "d must be at least 4"),
+    (scaling.ntk_aware_base, (7, 2.0), {}, V, "d=7"),
+    (scaling.dynamic_ntk, (64, "long", 4096), {}, T, "seq_len must be a real number"),
+    (scaling.dynamic_ntk, (64, 8192, 0), {}, V, "original_context must be greater than 0"),
+    (scaling.dynamic_ntk, (2, 8192, 4096), {}, V, "d must be at least 4"),
+    (scaling.yarn, (64, 4.0, 4096), {"alpha": 32, "beta": 1}, V, "the ramp needs 0 < alpha < beta"),
+    (scaling.yarn, (64, 4.0, 4096), {"alpha": None}, T, "alpha must be a real number"),
+    (scaling.yarn, (63, 4.0, 4096), {}, V, "d=63"),
+    (scaling.yarn_attention_scale, (0.5,), {}, V, "factor must be at least 1"),
+    (scaling.yarn_correction_range, (63, 4096), {}, V, "d=63"),
+    (scaling.yarn_correction_range, (64, 4096), {"beta_fast": 1.0, "beta_slow": 2.0}, V, "need beta_slow < beta_fast"),
+    (scaling.yarn_correction_range, (64, "4k"), {}, T, "original_context must be a real number"),
+    (scaling.yarn_reference, (64, 0.5, 4096), {}, V, "factor must be at least 1"),
+    (scaling.yarn_reference, (64, 4.0, 4096), {"base": 1.0}, V, "base must be greater than 1"),
+    (scaling.llama3, (64,), {"original_context": -1}, V, "original_context must be greater than 0"),
+    (scaling.llama3, (64,), {"low_freq_factor": 4.0}, V, "0 < low_freq_factor < high_freq_factor"),
+    # alibi
+    (alibi.alibi_slopes, (2.5,), {}, T, "n_heads must be an integer, got 2.5"),
+    (alibi.alibi_slopes, (0,), {}, V, "n_heads must be at least 1"),
+    (alibi.alibi_bias, (0, [0.5]), {}, V, "n_positions must be at least 1"),
+    (alibi.alibi_bias, (4.0, [0.5]), {}, T, "n_positions must be an integer"),
+    (alibi.alibi_bias, (4, [[0.5]]), {}, V, "slopes must be a vector"),
+    (alibi.alibi_bias, (4, ["a"]), {}, T, "slopes must hold real numbers"),
+    # attention
+    (attention.softmax, (["a"],), {}, T, "scores must hold real numbers"),
+    (attention.softmax, ([1.0],), {"axis": 0.5}, T, "axis must be an integer"),
+    (attention.attention_weights, (np.ones((2, 3)), np.ones((2, 4))), {}, V, "same width, got 3 and 4"),
+    (attention.attention_weights, (np.ones(3), np.ones((2, 3))), {}, V, "q must have at least 2 dimension"),
+    (attention.attention, (np.ones((2, 3)), np.ones((2, 3)), np.ones((3, 4))), {}, V, "one value per key"),
+    (attention.attention, (np.ones((2, 3)),) * 3, {"mask": np.ones((2, 2))}, T, "mask must be a boolean array"),
+    (attention.self_attention, (np.ones((2, 3)), np.ones((4, 2)), np.ones((3, 2)), np.ones((3, 2))), {}, V,
+     "the weights need 3 rows"),
+    (attention.permutation_matrix, ([0, 0, 1],), {}, V, "permutation of 0..2"),
+    (attention.permutation_matrix, ([0.0, 1.0],), {}, T, "order must hold integers"),
+    (attention.causal_mask, (2.5,), {}, T, "n must be an integer"),
+    (attention.causal_mask, (-1,), {}, V, "n must be at least 0"),
+    # scores
+    (scores.score_matrix, (np.ones((2, 3)), np.ones((2, 4))), {}, V, "same width"),
+    (scores.rope_scores, (np.ones((2, 3)), np.ones((2, 3))), {}, V, "d=3"),
+    (scores.repeated_token_scores, (np.ones(4), np.ones(4), 2.5), {}, T, "n must be an integer"),
+    (scores.toeplitz_deviation, (np.ones(3),), {}, V, "s must have 2 dimension"),
+    (scores.circulant_deviation, (np.ones((2, 3)),), {}, V, "s must be a square matrix"),
+    (scores.toeplitz, ([1, 2], [[1]]), {}, V, "first_row must have 1 dimension"),
+    (scores.circulant, (["a"],), {}, T, "first_row must hold real numbers"),
+    (scores.shifted_pair_scores, (np.ones(4), np.ones(4), "0", 1, [0]), {}, T, "m must be a real number"),
+    (scores.additive_pair_scores, (np.ones(4), np.ones(4), 0, 1, [np.nan]), {}, V, "shifts must be finite"),
+    (scores.plane_scores, ([1, 0, 0], K2, 4, 0.5), {}, V, "q must be a vector of the plane"),
+    (scores.plane_scores, (Q2, K2, 4.5, 0.5), {}, T, "n_positions must be an integer"),
+    (scores.plane_score_from_offset, (Q2, K2, [0], "x"), {}, T, "theta must be a real number"),
+    # decoding
+    (decoding.cached_decoding_scores, (X, np.ones((2, 4))), {}, V, "must both have shape"),
+    (decoding.cached_decoding_scores, (np.ones(4), np.ones(4)), {}, V, "q must have 2 dimension"),
+    (decoding.positions_from_mask, ([[0, 2, 1]],), {}, V, "0s and 1s"),
+    (decoding.positions_from_mask, (["a"],), {}, T, "mask must hold real numbers"),
+    (decoding.positions_from_mask, (1,), {}, V, "mask must have at least 1 dimension"),
+    # precision
+    (precision.round_to, ([1.0], "int8"), {}, V, "dtype must be one of bfloat16, float16, float32, float64"),
+    (precision.round_to, ([1.0], np.float16), {}, T, "dtype must be a string"),
+    (precision.round_to, (["a"], "float16"), {}, T, "values must hold real numbers"),
+    (precision.angles_in_precision, ([0], 7, 1e4, "float32"), {}, V, "d=7"),
+    (precision.angles_in_precision, ([0], 8, 1e4, "int8"), {}, V, "dtype must be one of"),
+    # decay
+    (decay.rope_partial_sums, ([1], 7), {}, V, "d=7"),
+    (decay.long_term_decay_bound, (["a"], 8), {}, T, "distances must hold real numbers"),
+    (decay.long_term_decay_octaves, (8,), {"octaves": 0}, V, "octaves must be at least 1"),
+    (decay.long_term_decay_octaves, (8,), {"samples": 2.5}, T, "samples must be an integer"),
+    (decay.random_walk_level, (7,), {}, V, "d=7"),
+    # torch_nn
+    (torch_nn.lagged_copy_batch, (2, 8, 4, 8, torch.Generator()), {}, V, "lag must be shorter than the sequence"),
+    (torch_nn.lagged_copy_batch, (2, 8.0, 4, 1, torch.Generator()), {}, T, "length must be an integer"),
+    (torch_nn.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
+     "train_length must be between 1 and n_positions=16, got 17"),
+    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
+]
+
+
+def _case_id(case) -> str:
+    function, _, _, error, message = case
+    return f"{function.__name__}-{error.__name__}-{message[:30]}"
+
+
+@pytest.mark.parametrize("case", CASES, ids=[_case_id(case) for case in CASES])
+def test_bad_input_gets_the_rules_error_with_a_message_that_names_function_and_problem(case):
+    function, args, kwargs, error, message = case
+    with pytest.raises(error) as raised:
+        function(*args, **kwargs)
+    assert type(raised.value) is error  # not a subclass standing in for the other kind
+    assert str(raised.value).startswith(f"{function.__name__}: "), str(raised.value)
+    assert re.search(message, str(raised.value)), str(raised.value)
+
+
+def _public_functions(module):
+    return {obj for name, obj in vars(module).items()
+            if inspect.isfunction(obj) and obj.__module__ == module.__name__ and not name.startswith("_")}
+
+
+def test_every_public_function_of_every_idea_module_is_in_the_table():
+    covered = {case[0] for case in CASES}
+    missing = sorted(f"{f.__module__}.{f.__name__}" for m in IDEA_MODULES for f in _public_functions(m) - covered)
+    assert not missing, f"no bad-input case for: {missing}"
+
+
+@pytest.mark.parametrize(
+    ("check", "value", "error"),
+    [
+        (lambda v: checks.integer(v, "n", "f"), 2.5, T),
+        (lambda v: checks.integer(v, "n", "f"), np.int64(3), None),
+        (lambda v: checks.integer(v, "n", "f", minimum=1), 0, V),
+        (lambda v: checks.even_dimension(v, "f"), np.int32(6), None),
+        (lambda v: checks.real(v, "x", "f"), np.float32(0.5), None),
+        (lambda v: checks.real(v, "x", "f"), 1 + 0j, T),
+        (lambda v: checks.real(v, "x", "f"), np.inf, V),
+        (lambda v: checks.real_array(v, "x", "f"), torch.ones(2), None),
+        (lambda v: checks.real_array(v, "x", "f"), [[1, 2], [3]], V),
+        (lambda v: checks.real_array(v, "x", "f"), np.array([None]), T),
+        (lambda v: checks.option(v, ("a", "b"), "mode", "f"), "b", None),
+    ],
+)
+def test_the_checks_apply_the_rule_and_return_what_functions_compute_with(check, value, error):
+    if error is None:
+        check(value)
+    else:
+        with pytest.raises(error, match="^f: "):
+            check(value)
+
+
+def test_checks_return_plain_python_numbers_and_float64_arrays():
+    assert type(checks.integer(np.int64(3), "n", "f")) is int
+    assert type(checks.real(np.float32(0.5), "x", "f")) is float
+    assert checks.real_array([1, 2], "x", "f").dtype == np.float64
+    np.testing.assert_array_equal(checks.positions(None, 3, "f"), [0.0, 1.0, 2.0])

@@ -1,0 +1,210 @@
+"""posenc against independent references: Hugging Face transformers and Meta's complex-number form.
+
+Hugging Face's Llama code is the half layout most checkpoints use (``rotate_half``); its
+``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them. Meta's reference code is the
+interleaved layout, written with complex numbers (``torch.polar``, ``torch.view_as_complex``). No weights
+are needed: every configuration is built in code.
+
+Tolerances. Hugging Face computes the ladder and the angles in float32: ``base ** (2j/d)`` carries a
+relative error of about ``ln(base) * 2**-24`` (under 1e-6 for the bases here), and the angle ``m * theta``
+an absolute error of about ``m * 2**-24``. posenc computes both in float64. The comparisons below allow
+those float32 errors and nothing more; Meta's form, evaluated in float64, must agree to round-off.
+"""
+
+from __future__ import annotations
+
+import math
+
+import numpy as np
+import pytest
+import torch
+from transformers import LlamaConfig
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
+
+from posenc.decoding import positions_from_mask
+from posenc.rotary import apply_rope
+from posenc.scaling import dynamic_ntk, llama3, position_interpolation, yarn, yarn_attention_scale
+from posenc.sinusoidal import frequencies, wavelengths
+
+FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
+
+
+def llama_config(head_dim: int, base: float, max_positions: int, **rope) -> LlamaConfig:
+    return LlamaConfig(hidden_size=4 * head_dim, num_attention_heads=4, head_dim=head_dim,
+                       max_position_embeddings=max_positions,
+                       rope_parameters={"rope_type": rope.pop("rope_type", "default"), "rope_theta": base, **rope})
+
+
+def hf_ladder(rope_type: str, config: LlamaConfig, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
+    return inv_freq.double().numpy(), attention_factor
+
+
+# ---- apply_rope(layout="half") against LlamaRotaryEmbedding + apply_rotary_pos_emb ----
+
+
+def hugging_face_rope(q, k, position_ids, head_dim: int, base: float):
+    """Rotate q and k, shape (batch, heads, seq, head_dim), as a Llama attention layer does."""
+    rotary = LlamaRotaryEmbedding(llama_config(head_dim, base, 4096))
+    cos, sin = rotary(q, position_ids)
+    return apply_rotary_pos_emb(q, k, cos, sin)
+
+
+def angle_tolerance(positions) -> float:
+    """Absolute tolerance on a rotated unit-size entry: float32 angles err by about m * 2**-24 (m the
+    largest position), plus float32 round-off of the products."""
+    return 4 * (1 + float(np.max(positions))) * 2.0**-24 + 1e-6
+
+
+@pytest.mark.parametrize("base", [10_000.0, 500_000.0])
+@pytest.mark.parametrize("offset", [0, 37, 1000])
+def test_half_layout_matches_hugging_face_llama_with_kv_cache_offsets(base, offset):
+    batch, heads, seq, head_dim = 2, 4, 9, 64
+    generator = torch.Generator().manual_seed(offset)
+    q, k = torch.randn(2, batch, heads, seq, head_dim, generator=generator)
+    positions = offset + np.arange(seq)
+    hf_q, hf_k = hugging_face_rope(q, k, torch.as_tensor(positions)[None].repeat(batch, 1), head_dim, base)
+    atol = angle_tolerance(positions) * float(max(q.abs().max(), k.abs().max()))
+    torch.testing.assert_close(apply_rope(q, positions, base=base, layout="half"), hf_q, rtol=0, atol=atol)
+    torch.testing.assert_close(apply_rope(k, positions, base=base, layout="half"), hf_k, rtol=0, atol=atol)
+
+
+def test_half_layout_matches_hugging_face_on_a_left_padded_batch_with_positions_from_the_mask():
+    mask = np.array([[1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]])  # the second prompt is padded on the left
+    position_ids = positions_from_mask(mask)
+    q, k = torch.randn(2, 2, 3, mask.shape[1], 32, generator=torch.Generator().manual_seed(1))
+    hf_q, _ = hugging_face_rope(q, k, torch.as_tensor(position_ids), 32, 10_000.0)
+    for row, positions in enumerate(position_ids):
+        torch.testing.assert_close(apply_rope(q[row], positions, layout="half"), hf_q[row], rtol=0, atol=1e-5)
+
+
+# ---- the interleaved layout against Meta's complex-number form ----
+
+
+def meta_precompute_freqs_cis(dim: int, end: int, theta: float, dtype=torch.float32) -> torch.Tensor:
+    """Meta's Llama reference: e^{i m theta_j} for m < end, as complex numbers (``torch.polar``)."""
+    freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].to(dtype) / dim))
+    t = torch.arange(end, dtype=dtype)
+    freqs = torch.outer(t, freqs)
+    return torch.polar(torch.ones_like(freqs), freqs)
+
+
+def meta_apply_rotary_emb(xq: torch.Tensor, freqs_cis: torch.Tensor) -> torch.Tensor:
+    """Meta's Llama reference for x of shape (batch, seq, heads, head_dim): pairs (2j, 2j+1) are the
+    complex numbers x_2j + i x_2j+1, multiplied by e^{i m theta_j}."""
+    work = torch.float64 if freqs_cis.dtype == torch.complex128 else torch.float32
+    xq_ = torch.view_as_complex(xq.to(work).reshape(*xq.shape[:-1], -1, 2))
+    freqs_cis = freqs_cis.view(1, xq_.shape[1], 1, xq_.shape[-1])  # reshape_for_broadcast
+    return torch.view_as_real(xq_ * freqs_cis).flatten(3).type_as(xq)
+
+
+def test_interleaved_layout_is_metas_complex_form_to_round_off_in_float64():
+    x = torch.randn(2, 50, 3, 64, dtype=torch.float64, generator=torch.Generator().manual_seed(2))  # Meta's order
+    expected = meta_apply_rotary_emb(x, meta_precompute_freqs_cis(64, 50, 10_000.0, torch.float64))
+    ours = apply_rope(x.transpose(1, 2)).transpose(1, 2)  # posenc wants (..., seq, d)
+    torch.testing.assert_close(ours, expected, rtol=0, atol=1e-12)
+
+
+def test_interleaved_layout_matches_metas_float32_code_within_float32_angle_error():
+    seq = 2048
+    x = torch.randn(1, seq, 2, 128, generator=torch.Generator().manual_seed(3))
+    expected = meta_apply_rotary_emb(x, meta_precompute_freqs_cis(128, seq, 500_000.0))
+    atol = angle_tolerance([seq - 1]) * float(x.abs().max())
+    torch.testing.assert_close(apply_rope(x.transpose(1, 2), base=500_000.0).transpose(1, 2), expected,
+                               rtol=0, atol=atol)
+
+
+# ---- posenc.scaling against ROPE_INIT_FUNCTIONS ----
+
+
+def test_default_ladder_is_hugging_faces():
+    config = llama_config(128, 10_000.0, 4096)
+    expected = LlamaRotaryEmbedding.compute_default_rope_parameters(config)[0].double().numpy()
+    np.testing.assert_allclose(frequencies(128), expected, rtol=FLOAT32_LADDER)
+
+
+@pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])
+def test_linear_scaling_is_position_interpolation(factor):
+    config = llama_config(128, 10_000.0, 4096, rope_type="linear", factor=factor)
+    inv_freq, attention_factor = hf_ladder("linear", config)
+    np.testing.assert_allclose(position_interpolation(128, factor), inv_freq, rtol=FLOAT32_LADDER)
+    assert attention_factor == 1.0
+
+
+@pytest.mark.parametrize("factor", [1.0, 2.0])
+@pytest.mark.parametrize("seq_len", [1024, 4096, 4097, 8192, 20_000, 131_072])
+def test_dynamic_ntk_matches_hugging_face_at_every_length(factor, seq_len):
+    config = llama_config(128, 10_000.0, 4096, rope_type="dynamic", factor=factor)
+    inv_freq, _ = hf_ladder("dynamic", config, seq_len=seq_len)
+    np.testing.assert_allclose(dynamic_ntk(128, seq_len, 4096, factor=factor), inv_freq, rtol=FLOAT32_LADDER)
+
+
+def test_dynamic_ntk_is_what_a_hugging_face_layer_rotates_with_beyond_its_context():
+    # the layer reads the length from the positions (max + 1) and recomputes its ladder
+    config = llama_config(64, 10_000.0, 256, rope_type="dynamic", factor=2.0)
+    rotary = LlamaRotaryEmbedding(config)
+    positions = torch.arange(0, 1000, 7)[None]
+    _, sin = rotary(torch.ones(1, 1, 1, 64), positions)
+    length = int(positions.max()) + 1  # 995
+    expected = np.sin(np.outer(positions[0].numpy(), dynamic_ntk(64, length, 256, factor=2.0)))
+    np.testing.assert_allclose(sin[0, :, :32].numpy(), expected, atol=angle_tolerance([994]))
+
+
+@pytest.mark.parametrize(("factor", "low", "high", "context", "base"),
+                         [(8.0, 1.0, 4.0, 8192, 500_000.0), (32.0, 1.0, 4.0, 8192, 500_000.0),
+                          (4.0, 2.0, 8.0, 4096, 10_000.0)])
+def test_llama3_matches_hugging_face(factor, low, high, context, base):
+    config = llama_config(128, base, 16 * context, rope_type="llama3", factor=factor, low_freq_factor=low,
+                          high_freq_factor=high, original_max_position_embeddings=context)
+    inv_freq, attention_factor = hf_ladder("llama3", config)
+    np.testing.assert_allclose(llama3(128, factor, low, high, context, base), inv_freq, rtol=FLOAT32_LADDER)
+    assert attention_factor == 1.0
+
+
+def yarn_case(d: int, factor: float, context: int, base: float):
+    """Hugging Face's YaRN ladder and attention factor, and the hand indices where its ramp starts and
+    ends: Hugging Face ramps linearly in the hand index between floor(j(32 turns)) and ceil(j(1 turn))."""
+    config = llama_config(d, base, int(factor * context), rope_type="yarn", factor=factor,
+                          original_max_position_embeddings=context)
+    inv_freq, attention_factor = hf_ladder("yarn", config)
+
+    def hand_with_turns(turns):  # the (fractional) j at which hand j makes `turns` turns in the context
+        return d * math.log(context / (turns * 2 * math.pi)) / (2 * math.log(base))
+
+    return inv_freq, attention_factor, math.floor(hand_with_turns(32)), math.ceil(hand_with_turns(1))
+
+
+YARN_CASES = [(128, 16.0, 4096, 10_000.0), (128, 4.0, 4096, 10_000.0), (64, 8.0, 2048, 10_000.0),
+              (128, 4.0, 32_768, 1_000_000.0)]
+
+
+@pytest.mark.parametrize(("d", "factor", "context", "base"), YARN_CASES)
+def test_yarn_matches_hugging_face_outside_its_ramp(d, factor, context, base):
+    inv_freq, _, low, high = yarn_case(d, factor, context, base)
+    ours = yarn(d, factor, context, base)
+    outside = np.r_[0 : low + 1, high : d // 2]
+    assert outside.size >= d // 4  # most hands are outside the ramp
+    np.testing.assert_allclose(ours[outside], inv_freq[outside], rtol=FLOAT32_LADDER)
+
+
+@pytest.mark.parametrize(("d", "factor", "context", "base"), YARN_CASES)
+def test_yarn_ramp_is_in_the_turns_in_the_paper_and_in_the_hand_index_in_hugging_face(d, factor, context, base):
+    # Inside the ramp the two differ: the paper blends by gamma(r_j), linear in the turns r_j = L0 / lambda_j;
+    # Hugging Face blends linearly in j between rounded bounds. Both stay between theta_j / s and theta_j.
+    inv_freq, _, low, high = yarn_case(d, factor, context, base)
+    theta, ours = frequencies(d, base), yarn(d, factor, context, base)
+    inside = slice(low + 1, high)
+    turns = context / wavelengths(d, base)
+    paper_gamma = np.clip((turns - 1) / 31, 0, 1)
+    hf_gamma = 1 - np.clip((np.arange(d // 2) - low) / (high - low), 0, 1)
+    np.testing.assert_allclose(ours, (1 - paper_gamma) * theta / factor + paper_gamma * theta, rtol=1e-13)
+    np.testing.assert_allclose(inv_freq, (1 - hf_gamma) * theta / factor + hf_gamma * theta, rtol=FLOAT32_LADDER)
+    assert np.all((ours[inside] >= theta[inside] / factor) & (ours[inside] <= theta[inside]))
+    assert np.max(np.abs(ours[inside] / inv_freq[inside] - 1)) > 1e-3  # a real difference, not round-off
+
+
+@pytest.mark.parametrize("factor", [2.0, 4.0, 16.0, 40.0])
+def test_yarn_attention_factor_is_hugging_faces(factor):
+    _, attention_factor, _, _ = yarn_case(128, factor, 4096, 10_000.0)
+    assert yarn_attention_scale(factor) == pytest.approx(attention_factor, rel=1e-15)
