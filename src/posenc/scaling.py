@@ -7,7 +7,9 @@ context, reach angles it never saw. Each method below returns a new frequency la
 :math:`\theta'_j`, shape ``(d//2,)``, whose angles :math:`m\theta'_j` replace :math:`m\theta_j`; the methods
 differ in which hands they slow down, and by how much.
 
-Notation: :math:`s` is the extension ``factor`` (new context / original context), :math:`L_0` the
+Notation: :math:`s` is the rope ``factor`` by which the methods divide frequencies (position interpolation
+at factor :math:`s` fits :math:`s` times the training context; a released model's factor need not equal its
+length ratio, since training on long sequences does the rest), :math:`L_0` the
 ``original_context`` and :math:`r_j = L_0/\lambda_j` the number of full turns hand :math:`j` makes over
 the training context.
 """
@@ -23,7 +25,7 @@ from .sinusoidal import frequencies, wavelengths
 
 
 def _factor(factor: float, who: str) -> float:
-    """An extension factor: a finite number of at least 1 (new context / original context)."""
+    """A rope factor (what the frequencies are divided by): a finite number of at least 1."""
     return checks.real(factor, "factor", who, at_least=1.0)
 
 
