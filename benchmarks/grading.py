@@ -2,7 +2,7 @@
 
 Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmarks/results/grading.md]
 
-The class is made from the course itself (:mod:`posenc.grading.samples`): each generated student hands
+The class is made from the course itself (:mod:`posenc_grader.samples`): each generated student hands
 in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
 13 students make 104 notebooks. The course is prepared once before timing (``nbgrader
 generate_assignment``, cached in the output folder), as it is for any second run of an instructor.
@@ -20,8 +20,8 @@ from pathlib import Path
 
 import nbformat
 
-from posenc.grading import Limits, grade_class, samples
-from posenc.grading.course import Course, prepare
+from posenc_grader import Limits, grade_class, samples
+from posenc_grader.course import Course, prepare
 
 WRONG = Path(__file__).resolve().parents[1] / "tests" / "wrong_solutions"
 

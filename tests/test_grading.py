@@ -20,8 +20,8 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from posenc.grading import Limits, grade_class, samples
-from posenc.grading.course import Course
+from posenc_grader import Limits, grade_class, samples
+from posenc_grader.course import Course
 
 pytestmark = pytest.mark.slow
 
@@ -320,7 +320,7 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     with Gradebook(db) as gb:
         counts = (len(gb.students), sum(len(a.submissions) for a in gb.assignments))
     result = subprocess.run(
-        [sys.executable, "-m", "posenc.grading", str(again), "--out", str(out / "out"), "--jobs", "2",
+        [sys.executable, "-m", "posenc_grader", str(again), "--out", str(out / "out"), "--jobs", "2",
          "--cell-timeout", str(LIMITS.cell_timeout), "--notebook-timeout", str(LIMITS.notebook_timeout),
          "--memory-mb", str(LIMITS.memory_mb), "--max-file-mb", str(LIMITS.max_file_mb)],
         capture_output=True, text=True, timeout=600)
