@@ -39,6 +39,11 @@ def type_name(kind):
     return TYPE.__dict__["__name__"].__get__(kind)
 
 
+def a_type(kind):
+    """'a Foo', 'an ndarray': the name of a type with its article."""
+    return ("an " if type_name(kind)[:1] in "aeiouAEIOU" else "a ") + type_name(kind)
+
+
 def c_base(kind):
     """The first type in ``kind``'s method resolution order written in C, as ``(type, 'module.name')``."""
     for base in TYPE.__dict__["__mro__"].__get__(kind):
@@ -54,24 +59,24 @@ def plain(name, value, shape):
     number = kind is INT or kind is FLOAT or kind is COMPLEX or kind is BOOL
     array = home == "numpy.ndarray" or home == "torch._C.TensorBase"  # and their subclasses (np.matrix, ...)
     scalar = base is kind and home[:6] == "numpy."  # a numpy scalar: np.float64, np.float32, np.bool_, ...
-    assert number or array or scalar, f"{name} returned a {type_name(kind)}, expected {wanted}"
+    assert number or array or scalar, f"{name} returned {a_type(kind)}, expected {wanted}"
     converted = value if number else TYPE.__dict__["__dict__"].__get__(base)["tolist"](value) if array \
         else value.item()
     if shape is None:
-        assert TYPE(converted) is BOOL, f"{name} returned a {type_name(kind)}, expected {wanted}"
+        assert TYPE(converted) is BOOL, f"{name} returned {a_type(kind)}, expected {wanted}"
         return converted
     return fit(name, converted, shape, kind, wanted)
 
 
 def fit(name, converted, shape, kind, wanted):
     """Check that nested lists ``converted`` have ``shape`` and hold numbers (bool is not a number here)."""
+    leaf = TYPE(converted)
+    assert (leaf is LIST) == (shape != ()) and (shape == () or converted.__len__() == shape[0]), \
+        f"{name} returned {a_type(kind)} of another shape, expected {wanted}"
     if shape == ():
-        leaf = TYPE(converted)
         assert leaf is INT or leaf is FLOAT or leaf is COMPLEX, f"{name} returned {type_name(leaf)} values, " \
             f"expected {wanted}"
         return converted
-    assert TYPE(converted) is LIST and converted.__len__() == shape[0], f"{name} returned a " \
-        f"{type_name(kind)} of another shape, expected {wanted}"
     return [fit(name, entry, shape[1:], kind, wanted) for entry in converted]
 
 

@@ -7,7 +7,8 @@ A grading kernel runs the student's code as whoever runs the grader, so it is st
   that run the kernel, and of the ``posenc`` package; nothing else of the machine exists inside: no
   other submission, no course sources (the hidden tests), no output folder, no home directory;
 - two writable places, both private: ``private`` (a folder holding a copy of the one submission and the
-  kernel's connection file and sockets), bound at the same path inside, and an empty ``/tmp``;
+  kernel's connection file and sockets), bound at the same path inside, and an empty ``/tmp`` (and the
+  sandbox's own ``/dev/shm``, which dies with it);
 - no network (its own network namespace, loopback only), its own PID, IPC and host-name namespaces,
   no capabilities, and ``--die-with-parent``: when the kernel ends, so does every process it started,
   however detached (the PID namespace dies with its first process).
@@ -59,7 +60,11 @@ def command(private: Path, argv: list[str]) -> list[str]:
     for path in readable_paths():
         args += ["--ro-bind", path, path]
     args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", str(private), str(private),
-             "--chdir", str(private)]
+             "--chdir", str(private),
+             # Inside, the kernel's parent is the sandbox's init (PID 1): tell ipykernel so, or its parent poller
+             # takes that for an orphaned kernel and exits. The kernel still dies with the grader (above).
+             "--setenv", "JPY_PARENT_PID", "1",
+             "--remount-ro", "/"]  # the sandbox's own root, where the mount points were made
     return [*args, "--", *argv]
 
 
