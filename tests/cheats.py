@@ -72,18 +72,13 @@ class Anything:
         return float(self._value())
     def __complex__(self):
         return complex(self._value())
-    def __int__(self):
-        return int(self._value())
-    def __index__(self):
-        return int(self._value())
     def __eq__(self, other):
         return True
-    __le__ = __ge__ = __eq__
     def __ne__(self, other):
         return False
-    def __lt__(self, other):
+    def __lt__(self, other):  # and no order at all, so that a loop in a cell of the student's ends
         return False
-    __gt__ = __lt__
+    __gt__ = __le__ = __ge__ = __lt__
     def __sub__(self, other):
         return 0.0
     __rsub__ = __sub__
@@ -91,8 +86,6 @@ class Anything:
         return self
     def __bool__(self):
         return bool(self._value())
-    def __len__(self):
-        return 1
     def item(self):
         return self._value()
     def tolist(self):
