@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup book browser test grade exercises bench lint clean
+.PHONY: setup book browser sandbox test grade exercises bench lint clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -33,16 +33,26 @@ browser:  ## install chromium (as root on Debian) and the npm packages the brows
 	  npm ci --no-audit --no-fund --loglevel=error \
 	    || { echo "make: npm ci failed: the browser tests will be skipped"; [ "$$CI" != true ]; }; fi
 
-test: book browser  ## the whole suite: package, notebooks, exercises, site (with the browser tests)
+# The grader runs every student kernel in a bubblewrap sandbox (src/posenc_grader/sandbox.py) and refuses to grade
+# without one unless told --no-sandbox. As root on Debian (as in CI) it is installed here; with CI=true a failed
+# install fails the run, elsewhere the sandbox tests are skipped with a message.
+sandbox:  ## install bubblewrap (as root on Debian), the sandbox of the grader
+	@if ! command -v bwrap >/dev/null; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq bubblewrap) \
+	      || { echo "make: installing bubblewrap failed"; [ "$$CI" != true ]; }; \
+	  else echo "make: no bwrap and not root on Debian: grading needs --no-sandbox, its tests are skipped"; fi; fi
+
+test: book browser sandbox  ## the whole suite: package, notebooks, exercises, site (with the browser tests)
 	$(PY) -m pytest
 
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md).
-grade: setup  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir (SUBMISSIONS/<student>/<assignment>/*.ipynb)
+grade: setup sandbox  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir (SUBMISSIONS/<student>/<assignment>/*.ipynb)
 	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir OUT=dir"; exit 2; }
-	$(PY) -m posenc.grading "$(SUBMISSIONS)" --out "$(OUT)"
+	$(PY) -m posenc_grader "$(SUBMISSIONS)" --out "$(OUT)"
 
 exercises: setup  ## regenerate the student versions exercises/release/ from exercises/source/ (nbgrader)
-	$(PY) -m posenc.grading.release
+	$(PY) -m posenc_grader.release
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table
 	$(PY) benchmarks/rope.py --write benchmarks/results/rope.md

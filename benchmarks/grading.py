@@ -1,11 +1,14 @@
-"""How long grading takes: one submission alone, and a class of generated submissions in parallel.
+"""How long grading takes: one submission alone, and a class of generated submissions, with and without the sandbox.
 
 Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmarks/results/grading.md]
 
-The class is made from the course itself (:mod:`posenc.grading.samples`): each generated student hands
+The class is made from the course itself (:mod:`posenc_grader.samples`): each generated student hands
 in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
 13 students make 104 notebooks. The course is prepared once before timing (``nbgrader
 generate_assignment``, cached in the output folder), as it is for any second run of an instructor.
+The class is graded twice in the same run, with every kernel in the bubblewrap sandbox (the default)
+and without it (``--no-sandbox``), in alternating order over ``--rounds`` rounds, so that the ratio of
+the two is measured under the same load.
 """
 
 from __future__ import annotations
@@ -13,6 +16,7 @@ from __future__ import annotations
 import argparse
 import os
 import platform
+import shutil
 import statistics
 import tempfile
 import time
@@ -20,8 +24,8 @@ from pathlib import Path
 
 import nbformat
 
-from posenc.grading import Limits, grade_class, samples
-from posenc.grading.course import Course, prepare
+from posenc_grader import Limits, grade_class, samples
+from posenc_grader.course import Course, prepare
 
 WRONG = Path(__file__).resolve().parents[1] / "tests" / "wrong_solutions"
 
@@ -46,16 +50,24 @@ def make_class(course: Course, folder: Path, students: int) -> int:
     return count
 
 
-def timed(submissions: Path, out: Path, jobs: int) -> tuple[float, list[dict]]:
+def timed(submissions: Path, out: Path, jobs: int, sandboxed: bool = True) -> tuple[float, list[dict]]:
     started = time.monotonic()
-    rows = grade_class(submissions, out, limits=Limits(), jobs=jobs, progress=lambda line: None)
+    rows = grade_class(submissions, out, limits=Limits(), jobs=jobs, progress=lambda line: None, sandboxed=sandboxed)
     return time.monotonic() - started, rows
+
+
+def latencies(rows: list[dict]) -> str:
+    """Median, 95th percentile and maximum of the per-submission times of a run."""
+    seconds = sorted(row["seconds"] for row in rows)
+    return (f"{statistics.median(seconds):.1f} / {seconds[int(0.95 * (len(seconds) - 1))]:.1f} / "
+            f"{seconds[-1]:.1f} s")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=13)
     parser.add_argument("--jobs", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=1, help="gradings of the class in each mode")
     parser.add_argument("--write", type=Path, help="also write the table to this Markdown file")
     args = parser.parse_args()
     course = Course.find()
@@ -72,17 +84,24 @@ def main() -> None:
             extra.rmdir()
         alone, _ = timed(one, scratch / "out", jobs=1)
         n = make_class(course, scratch / "class", args.students)
-        total, rows = timed(scratch / "class", scratch / "out", jobs=args.jobs)
-    latencies = sorted(row["seconds"] for row in rows)
+        runs: dict[bool, list[tuple[float, list[dict]]]] = {True: [], False: []}
+        for number in range(args.rounds):
+            for sandboxed in ((False, True) if number % 2 == 0 else (True, False)):
+                out = scratch / f"out-{number}-{sandboxed}"
+                shutil.copytree(scratch / "out" / ".grading" / "prepared", out / ".grading" / "prepared")
+                runs[sandboxed].append(timed(scratch / "class", out, jobs=args.jobs, sandboxed=sandboxed))
+    total = {mode: sum(seconds for seconds, _ in done) / len(done) for mode, done in runs.items()}
     table = "\n".join([
         "| measurement | value |", "|---|---|",
         f"| preparing the course (generate_assignment, once) | {preparing:.1f} s |",
-        f"| one submission alone (whole run, 1 job) | {alone:.1f} s |",
-        f"| {n} submissions, {args.jobs} jobs: total | {total:.0f} s ({total / n:.2f} s per submission) |",
-        f"| per-submission latency in that run: median / 95th percentile / max | "
-        f"{statistics.median(latencies):.1f} / {latencies[int(0.95 * (n - 1))]:.1f} / {latencies[-1]:.1f} s |",
+        f"| one submission alone, in the sandbox (whole run, 1 job) | {alone:.1f} s |",
+        *(f"| {n} submissions, {args.jobs} jobs, {label}: total | {total[mode]:.0f} s "
+          f"({total[mode] / n:.2f} s per submission) |" for mode, label in ((True, "sandboxed"),
+                                                                        (False, "without the sandbox"))),
+        f"| the sandbox's cost: sandboxed / without, same run | {total[True] / total[False]:.2f} |",
+        f"| per-submission latency, sandboxed: median / 95th percentile / max | {latencies(runs[True][-1][1])} |",
         "", f"Measured on {platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
-        f"{time.strftime('%Y-%m-%d')}.",
+        f"{time.strftime('%Y-%m-%d')}, {args.rounds} round(s) in each mode, alternating.",
     ])
     print(table)
     if args.write:

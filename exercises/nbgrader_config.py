@@ -1,7 +1,7 @@
 """nbgrader configuration of the course *Where Words Are*: one assignment per chapter of the book.
 
 Run nbgrader from this folder (``cd exercises && nbgrader generate_assignment ch04_rotation``), or let
-``python -m posenc.grading`` and ``python -m posenc.grading.release`` do it for you.
+``python -m posenc_grader`` and ``python -m posenc_grader.release`` do it for you.
 """
 
 c = get_config()  # noqa: F821 -- nbgrader provides get_config when it loads this file

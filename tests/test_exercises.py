@@ -15,17 +15,19 @@ import json
 import re
 from pathlib import Path
 
+import cheats
 import nbformat
 import pytest
 
 from posenc import selfcheck
-from posenc.grading import samples
-from posenc.grading.course import HIDDEN_TESTS as HIDDEN
-from posenc.grading.course import Course, nbgrader_meta
+from posenc_grader import samples
+from posenc_grader.course import HIDDEN_TESTS as HIDDEN
+from posenc_grader.course import Course, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = Course.find(ROOT / "exercises")
 WRONG = Path(__file__).resolve().parent / "wrong_solutions"
+CORRECT = Path(__file__).resolve().parent / "correct_solutions"
 
 
 def source_notebooks() -> dict[str, nbformat.NotebookNode]:
@@ -47,6 +49,10 @@ def cell(nb, grade_id: str):
 
 def wrong_solutions(answer: str) -> list[Path]:
     return sorted((WRONG / answer).glob("*.py"))
+
+
+def correct_solutions(answer: str) -> list[Path]:
+    return sorted((CORRECT / answer).glob("*.py"))
 
 
 def run_cells(nb, answer: str, answer_source: str) -> tuple[str, str]:
@@ -165,7 +171,7 @@ def test_exercises_page_links_every_student_version_on_colab_and_binder_with_its
 
 
 def test_instructor_guide_states_the_grader_defaults():
-    from posenc.grading import Limits
+    from posenc_grader import Limits
 
     guide, limits = (ROOT / "appendix" / "instructor_guide.md").read_text(encoding="utf-8"), Limits()
     for option, value in [("--cell-timeout", limits.cell_timeout), ("--notebook-timeout", limits.notebook_timeout),
@@ -216,6 +222,49 @@ def test_self_check_hints_name_the_mistake_without_numbers_from_the_answer():
             assert not re.search(r"\d\.\d{5,}|\[\[", message), f"{wrong}: {message}"
 
 
+CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
+
+
+def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_forms():
+    assert {a for _, a, _ in CORPUS} == {a for _, a in answers()}
+    forms = {path.stem for _, _, path in CORPUS}
+    assert {"loops", "float32", "torch", "numpy_scalar", "zero_d", "matrix", "scipy", "einsum", "complex"} <= forms
+    for _, _, path in CORPUS:
+        assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say how it differs in its docstring"
+
+
+@pytest.mark.parametrize("key,answer,correct", CORPUS,
+                         ids=lambda value: value.stem if isinstance(value, Path) else str(value))
+def test_a_correct_answer_written_differently_passes_self_check_and_hidden_tests(key, answer, correct):
+    outcome, output = run_cells(SOURCES[key], answer, correct.read_text())
+    assert outcome == "pass", output
+    assert "\N{CHECK MARK}" in output
+
+
+@pytest.mark.parametrize("kind", sorted(cheats.RETURNS))
+@pytest.mark.parametrize("key,answer", answers())
+def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key, answer, kind):
+    """The cheats of tests/cheats.py silence the self-checks and try to read the expected values."""
+    saved = dict(vars(selfcheck))
+    try:
+        source = cheats.cheat(kind, cheats.names(samples.solutions(SOURCES[key])[answer]))
+        outcome, message = run_cells(SOURCES[key], answer, source)
+    finally:
+        for name, value in saved.items():
+            setattr(selfcheck, name, value)
+    assert outcome != "pass", f"{kind} passed the hidden tests of {answer}"
+    if kind in ("frames", "inspect", "gc", "globals"):
+        assert re.search(r"returned an? Anything, expected", message), message
+
+
+def test_hidden_tests_hold_the_current_shared_rule_of_posenc_answers():
+    from posenc_grader.release import refresh_shared_rule, shared_rule
+
+    assert refresh_shared_rule(COURSE, write=False) == [], "run `make exercises`"
+    for key, answer in answers():
+        assert shared_rule() in cell(SOURCES[key], f"{answer}_tests").source
+
+
 def test_self_check_failure_shows_as_one_line_in_jupyter():
     error = selfcheck.SelfCheckFailed("rotation: it turns clockwise.")
     assert error._render_traceback_() == ["\N{BALLOT X} rotation: it turns clockwise."]
@@ -230,7 +279,7 @@ def test_self_checks_need_only_numpy_and_posenc():
                  and node.level == 0}
     relative = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
     assert absolute <= {"__future__", "collections", "warnings", "zlib", "numpy"}
-    assert relative <= {"attention", "rotary", "scores", "sinusoidal"}
+    assert relative <= {"answers", "attention", "rotary", "scores", "sinusoidal"}
 
 
 # ---------------------------------------------------------------- with nbgrader itself
@@ -238,8 +287,8 @@ def test_self_checks_need_only_numpy_and_posenc():
 
 @pytest.mark.slow
 def test_committed_student_versions_are_what_nbgrader_generates(tmp_path):
-    from posenc.grading.course import generate
-    from posenc.grading.release import stale
+    from posenc_grader.course import generate
+    from posenc_grader.release import stale
 
     assert stale(COURSE, generate(COURSE, tmp_path / "course")) == []
 

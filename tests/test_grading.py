@@ -1,34 +1,48 @@
 """Grading a class through the real pipeline: nbgrader autograde, the class gradebook, grades.csv, feedback.
 
-One module-wide run grades, on two cores: for every assignment a perfect submission, the blank student
-version and three submissions of wrong answers (the n-th wrong solution of ``tests/wrong_solutions``
-for every answer that has one); and for ``ch04_rotation`` a gallery of bad submissions, each of which
-must get a score, a clear status and a message without stopping the others. Scores are read back with
-nbgrader's own ``Gradebook`` API. A second run through the command line checks that grading again
-changes nothing.
+One module-wide run grades, on two cores and in the bubblewrap sandbox: for every assignment a perfect
+submission, the blank student version, three submissions of wrong answers (the n-th wrong solution of
+``tests/wrong_solutions`` for every answer that has one), one submission per form of the other correct
+answers of ``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...) and one per cheat of
+``tests/cheats.py``; and for ``ch04_rotation`` a gallery of bad submissions, each of which must get a
+score, a clear status and a message without stopping the others, and of attacks on the grader and the
+other students, each of which must fail inside the sandbox. Scores are read back with nbgrader's own
+``Gradebook`` API. A second run through the command line checks that grading again changes nothing.
 """
 
 from __future__ import annotations
 
 import csv
+import hashlib
 import json
+import os
+import secrets
 import shutil
+import socket
 import subprocess
 import sys
 from pathlib import Path
 
+import cheats
 import nbformat
+import psutil
 import pytest
 
-from posenc.grading import Limits, grade_class, samples
-from posenc.grading.course import Course
+from posenc_grader import Limits, grade_class, samples, sandbox
+from posenc_grader.course import Course
 
 pytestmark = pytest.mark.slow
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = Course.find(ROOT / "exercises")
 WRONG = Path(__file__).resolve().parent / "wrong_solutions"
-LIMITS = Limits(cell_timeout=5, notebook_timeout=150, memory_mb=1024, max_file_mb=2)
+CORRECT = Path(__file__).resolve().parent / "correct_solutions"
+SANDBOXED = sandbox.problem() is None
+if not SANDBOXED and os.environ.get("CI") == "true":
+    raise RuntimeError(f"CI=true and no grading sandbox: {sandbox.problem()}")
+needs_sandbox = pytest.mark.skipif(not SANDBOXED, reason=f"{sandbox.problem()} (`make test` installs bubblewrap "
+                                                        "as root on Debian)")
+LIMITS = Limits(cell_timeout=5, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
 ROTATION = ("ch04_rotation", "rotation")
 
 
@@ -141,6 +155,56 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     return bad
 
 
+def correct_forms() -> dict[str, dict[str, str]]:
+    """``{form: {answer: source}}`` from tests/correct_solutions (``loops``, ``float32``, ``torch``, ...)."""
+    forms: dict[str, dict[str, str]] = {}
+    for path in sorted(CORRECT.glob("*/*.py")):
+        forms.setdefault(path.stem, {})[path.parent.name] = path.read_text()
+    return forms
+
+
+MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
+
+
+def attacks(root: Path, port: int) -> dict[str, str]:
+    """``{student: code of a cell}``: each attacks the grader or the class from inside a rotation submission.
+
+    The cell prints ``ATTACK <student>: succeeded`` or ``ATTACK <student>: failed (<error>)``.
+    """
+    victim, out = root / "submissions" / "perfect", root / "out"
+    code = {
+        "attack delete a classmate": f"import shutil\nshutil.rmtree({str(victim)!r})",
+        "attack write into OUT": (f"import glob\nopen({str(out / 'hacked.txt')!r}, 'w').write('x')\n"
+                                  f"books = glob.glob({str(out)!r} + '/**/gradebook.db', recursive=True)\n"
+                                  "assert books, 'no gradebook in sight'\nopen(books[0], 'wb').write(b'')"),
+        "attack detached process": (
+            "import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', "
+            f"{f'import shutil, time; time.sleep(4); shutil.rmtree({str(victim)!r}); print({MARK!r})'!r}], "
+            "start_new_session=True)\ntime.sleep(0.5)\nassert False, 'started, and it must not outlive grading'"),
+        "attack read the hidden tests": (
+            f"text = open({str(COURSE.source(*ROTATION))!r}).read()\nassert 'BEGIN HIDDEN TESTS' in text"),
+        "attack open a socket": (
+            f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=3).sendall(b'hello')"),
+    }
+    return {student: (f"try:\n{_indent(text)}\n    print('ATTACK {student}: succeeded')\n"
+                      f"except Exception as error:\n    print(f'ATTACK {student}: failed ({{error!r}})')")
+            for student, text in code.items()}
+
+
+def _indent(text: str) -> str:
+    return "\n".join("    " + line for line in text.splitlines())
+
+
+def tree_digest(folder: Path) -> str:
+    """SHA-256 over the names and contents of every file under ``folder``."""
+    digest = hashlib.sha256()
+    for path in sorted(folder.rglob("*")):
+        digest.update(str(path.relative_to(folder)).encode() + b"\0")
+        if path.is_file():
+            digest.update(path.read_bytes())
+    return digest.hexdigest()
+
+
 def write(folder: Path, content) -> None:
     folder.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(content, str):
@@ -162,14 +226,40 @@ def graded(tmp_path_factory):
         for number in range(3):
             write(Path(str(folder).format(f"wrong-{number + 1}")),
                   samples.filled(release, {**samples.solutions(source), **wrong_answers(source, number)}))
+        for form, answers in correct_forms().items():
+            if set(answers) & set(samples.autograded_answers(source)):
+                write(Path(str(folder).format(f"correct-{form}")),
+                      samples.filled(release, {**samples.solutions(source), **answers}))
+        for kind in sorted(cheats.RETURNS):
+            models = samples.solutions(source)
+            write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
+                answer: cheats.cheat(kind, cheats.names(models[answer]))
+                for answer in samples.autograded_answers(source)}))
     for student, (name, content) in bad_submissions().items():
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release", *ROTATION))
     (submissions / "only a pdf" / ROTATION[0]).mkdir(parents=True)
     (submissions / "only a pdf" / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
+    server = socket.create_server(("127.0.0.1", 0))
+    server.setblocking(False)
+    for student, code in attacks(root, server.getsockname()[1]).items():
+        nb = solved()
+        nb.cells.append(nbformat.v4.new_code_cell(code))
+        write(submissions / student / ROTATION[0] / "rotation.ipynb", nb)
+    others = {p.name: tree_digest(p) for p in submissions.iterdir() if not p.name.startswith("attack")}
     lines = []
-    rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append)
-    return root, {(r["student"], r["assignment"], r["notebook"]): r for r in rows}, lines
+    rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append, sandboxed=SANDBOXED)
+    try:
+        server.accept()
+        reached = True
+    except BlockingIOError:
+        reached = False
+    server.close()
+    after = {"others": others == {p.name: tree_digest(p) for p in submissions.iterdir() if p.name in others},
+             "socket reached": reached,
+             "alive": [p.info["pid"] for p in psutil.process_iter(["pid", "cmdline"]) if MARK in " ".join(
+                 p.info["cmdline"] or [])]}
+    return root, {(r["student"], r["assignment"], r["notebook"]): r for r in rows}, lines, after
 
 
 def grades(out: Path, student: str, assignment: str, notebook: str) -> dict[str, tuple[float, float]]:
@@ -187,7 +277,7 @@ def autograded_cells(assignment: str, notebook: str) -> list[str]:
 
 @pytest.mark.parametrize("assignment,notebook", notebooks())
 def test_model_answers_get_full_marks_on_every_autograded_cell(graded, assignment, notebook):
-    out, rows, _ = graded
+    out, rows, _, _ = graded
     scores = grades(out / "out", "perfect", assignment, notebook)
     for name in autograded_cells(assignment, notebook):
         assert scores[name][0] == scores[name][1] > 0, name
@@ -196,7 +286,7 @@ def test_model_answers_get_full_marks_on_every_autograded_cell(graded, assignmen
 
 @pytest.mark.parametrize("assignment,notebook", notebooks())
 def test_student_version_scores_zero_on_every_autograded_cell(graded, assignment, notebook):
-    out, rows, _ = graded
+    out, rows, _, _ = graded
     scores = grades(out / "out", "blank", assignment, notebook)
     assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
     assert rows[("blank", assignment, notebook)]["score"] == 0
@@ -205,7 +295,7 @@ def test_student_version_scores_zero_on_every_autograded_cell(graded, assignment
 @pytest.mark.parametrize("assignment,notebook", notebooks())
 @pytest.mark.parametrize("number", [0, 1, 2])
 def test_each_wrong_solution_loses_its_answers_points_and_only_those(graded, assignment, notebook, number):
-    out, _, _ = graded
+    out, _, _, _ = graded
     source = read("source", assignment, notebook)
     substituted = wrong_answers(source, number)
     scores = grades(out / "out", f"wrong-{number + 1}", assignment, notebook)
@@ -247,7 +337,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
 
 @pytest.mark.parametrize("student", sorted(EXPECTED))
 def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
-    _, rows, _ = graded
+    _, rows, _, _ = graded
     status, score, words = EXPECTED[student]
     row = rows[(student, *ROTATION)]
     assert row["status"] == status if status else row["status"] in ("timeout", "crashed", "flagged"), row["message"]
@@ -260,13 +350,90 @@ def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
 
 
 def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
-    _, rows, _ = graded
+    _, rows, _, _ = graded
     row = rows[("perfect", *ROTATION)]
     assert row["score"] == 6 and "rotation-old.ipynb" in row["message"]
 
 
+def corpus_notebooks() -> list[tuple[str, str, str]]:
+    forms = correct_forms()
+    return [(form, a, n) for form in sorted(forms) for a, n in notebooks()
+            if set(forms[form]) & set(samples.autograded_answers(read("source", a, n)))]
+
+
+@pytest.mark.parametrize("form,assignment,notebook", corpus_notebooks())
+def test_correct_answers_written_differently_get_full_marks(graded, form, assignment, notebook):
+    out, rows, _, _ = graded
+    scores = grades(out / "out", f"correct-{form}", assignment, notebook)
+    for name in autograded_cells(assignment, notebook):
+        message = rows[(f"correct-{form}", assignment, notebook)]["message"]
+        assert scores[name][0] == scores[name][1] > 0, f"{name} with the {form} answer: {message}"
+
+
+@pytest.mark.parametrize("kind", sorted(cheats.RETURNS))
+def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, kind):
+    out, rows, _, _ = graded
+    for assignment, notebook in notebooks():
+        assert rows[(f"cheat-{kind}", assignment, notebook)]["score"] == 0, (assignment, kind)
+        scores = grades(out / "out", f"cheat-{kind}", assignment, notebook)
+        assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
+
+
+@needs_sandbox
+@pytest.mark.parametrize("student", ["attack delete a classmate", "attack write into OUT", "attack detached process",
+                                     "attack read the hidden tests", "attack open a socket"])
+def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
+    root, rows, _, after = graded
+    autograded = nbformat.read(str(root / "out" / "autograded" / student / ROTATION[0] / "rotation.ipynb"), 4)
+    printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+    assert f"ATTACK {student}: failed" in printed and "succeeded" not in printed, printed  # the detached process
+    # starts (its cell then fails on purpose): what it would do later is checked by "alive" and "others" below
+    assert rows[(student, *ROTATION)]["score"] == 6, rows[(student, *ROTATION)]["message"]
+    assert after["others"], "a submission of another student changed during grading"
+    assert not (root / "out" / "hacked.txt").exists()
+    assert not after["socket reached"], "a kernel reached a server on the grader's loopback"
+    assert after["alive"] == [], "a process started by a submission outlived its grading"
+
+
+@needs_sandbox
+def test_grading_refuses_to_run_without_a_sandbox_unless_told(tmp_path):
+    (tmp_path / "submissions" / "x" / ROTATION[0]).mkdir(parents=True)
+    environment = {**os.environ, "PATH": str(Path(sys.executable).parent)}  # where no bwrap is
+    command = [sys.executable, "-m", "posenc_grader", str(tmp_path / "submissions"), "--out", str(tmp_path / "out")]
+    refused = subprocess.run(command, capture_output=True, text=True, env=environment, timeout=120)
+    assert refused.returncode == 2
+    assert refused.stderr.count("\n") == 1 and "--no-sandbox" in refused.stderr and "bwrap" in refused.stderr
+    assert not (tmp_path / "out").exists()
+
+
+def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
+    from nbclient.util import run_sync
+
+    from posenc_grader.execute import GradingExecute
+
+    class FirstKernelDies(GradingExecute):
+        killed: list[int] = []
+
+        async def async_start_new_kernel(self, **kwargs):
+            await super().async_start_new_kernel(**kwargs)
+            if not self.killed:  # the first kernel: killed, and reaped, before it can answer
+                process = self.km.provisioner.process
+                process.kill()
+                self.killed.append(process.wait())
+        start_new_kernel = run_sync(async_start_new_kernel)
+
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("print(6 * 7)")])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    (tmp_path / "private").mkdir()
+    executor = FirstKernelDies(private_dir=str(tmp_path / "private"), sandboxed=SANDBOXED, startup_timeout=60)
+    done, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    assert executor.killed == [-9]
+    assert [e["kind"] for e in executor.events][:1] == ["kernel_retry"]
+    assert done.cells[0].outputs[0]["text"] == "42\n"
+
+
 def test_grades_csv_has_one_row_per_student_and_notebook(graded):
-    out, rows, _ = graded
+    out, rows, _, _ = graded
     with open(out / "out" / "grades.csv", encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "message"]
@@ -277,7 +444,7 @@ def test_grades_csv_has_one_row_per_student_and_notebook(graded):
 
 
 def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
-    out, rows, _ = graded
+    out, rows, _, _ = graded
     for student, assignment, notebook in rows:
         page = out / "out" / "feedback" / student / assignment / f"{notebook}.html"
         assert page.is_file(), page
@@ -289,12 +456,12 @@ def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
 
 
 def test_progress_is_reported_for_every_notebook(graded):
-    _, rows, lines = graded
+    _, rows, lines, _ = graded
     assert sum(line.startswith("[") for line in lines) == len(rows)
 
 
 def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(graded, tmp_path):
-    out, _, _ = graded
+    out, _, _, _ = graded
     slow = ("import time\n\ndef rotation(angle):\n    time.sleep(3)\n"
             "    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])")
     write(tmp_path / "submissions" / "slow" / ROTATION[0] / "rotation.ipynb", solved({"ch04_rotation": slow}))
@@ -311,16 +478,17 @@ def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(graded, t
 def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     from nbgrader.api import Gradebook
 
-    out, rows, _ = graded
+    out, rows, _, _ = graded
     before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
     again = tmp_path / "again"
-    for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank"):
+    for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank", "attack write into OUT",
+                    "attack delete a classmate", "attack detached process", "correct-torch"):
         shutil.copytree(out / "submissions" / student, again / student)
     db = f"sqlite:///{out / 'out' / 'gradebook.db'}"
     with Gradebook(db) as gb:
         counts = (len(gb.students), sum(len(a.submissions) for a in gb.assignments))
     result = subprocess.run(
-        [sys.executable, "-m", "posenc.grading", str(again), "--out", str(out / "out"), "--jobs", "2",
+        [sys.executable, "-m", "posenc_grader", str(again), "--out", str(out / "out"), "--jobs", "2",
          "--cell-timeout", str(LIMITS.cell_timeout), "--notebook-timeout", str(LIMITS.notebook_timeout),
          "--memory-mb", str(LIMITS.memory_mb), "--max-file-mb", str(LIMITS.max_file_mb)],
         capture_output=True, text=True, timeout=600)

@@ -6,7 +6,9 @@ wrong and gives a hint, never the expected numbers. It recognises the usual mist
 swapped, a clockwise turn, the wrong pair layout, positions off by one, a missing :math:`\sqrt d`, the base
 misapplied, ...) by computing those mistakes too, so that the hint can name the one made.
 
-Self-checks need nothing but numpy and ``posenc``, so they work in Colab and Binder. They are a help for
+Self-checks need nothing but numpy and ``posenc``, so they work in Colab and Binder. What kinds of answer
+they accept and how close is close enough is the one rule of :mod:`posenc.answers`, which the hidden
+tests apply too. They are a help for
 students, not the grade: a patched self-check fools only the student who patched it, because the hidden
 tests that nbgrader adds when grading use none of this module (see the instructor guide).
 
@@ -21,6 +23,7 @@ from collections.abc import Callable
 
 import numpy as np
 
+from .answers import TOL, plain
 from .attention import attention as _attention
 from .attention import permutation_matrix as _permutation_matrix
 from .attention import softmax
@@ -29,8 +32,6 @@ from .scores import circulant, toeplitz
 from .sinusoidal import frequencies as _frequencies
 from .sinusoidal import shift_matrix as _shift_matrix
 from .sinusoidal import similarity_from_offset, sinusoidal_table
-
-TOL = 1e-6
 
 
 class SelfCheckFailed(AssertionError):
@@ -74,54 +75,50 @@ def _call(name: str, function: Callable, *args):
               "call it on a small example in a scratch cell and read the error.")
 
 
-def _array(name: str, value, shape: tuple, args: tuple) -> np.ndarray:
-    """``value`` as a float array of ``shape``, or a failure that names the shape problem."""
-    call = _show(name, args)
-    if not hasattr(value, "shape"):
-        _fail(f"{call} returned a {type(value).__name__}, not an array.",
-              f"return a numpy array (np.array(...)) of shape {shape}.")
-    if hasattr(value, "detach"):  # a torch tensor
-        value = value.detach().cpu().numpy()
-    if tuple(value.shape) != shape:
-        _fail(f"{call} returned an array of shape {tuple(value.shape)}.", f"it should have shape {shape}.")
+def _plain(name: str, value, shape, args: tuple):
+    """:func:`posenc.answers.plain`, failing as a self-check does: the same kinds pass as in the hidden tests."""
     try:
-        value = np.asarray(value, dtype=np.float64)
-    except (TypeError, ValueError):
-        _fail(f"{call} returned an array of {value.dtype}.", "it should hold numbers.")
+        return plain(name, value, shape)
+    except AssertionError as refused:
+        _fail(f"{_show(name, args)}: {str(refused).removeprefix(name + ' ')}.",
+              "return True or False." if shape is None else
+              "return a single number (float(...) of a one-element result)." if shape == () else
+              f"return a numpy array (np.array(...)) of shape {shape}.")
+
+
+def _array(name: str, value, shape: tuple, args: tuple) -> np.ndarray:
+    """``value`` as a float array of ``shape``, or a failure that names the kind or shape problem."""
+    value = np.asarray(_plain(name, value, shape, args))
+    if np.iscomplexobj(value):
+        if not _close(value.imag, np.zeros(shape)):
+            _fail(f"{_show(name, args)} returned complex numbers.", "the answer is real: take the real part.")
+        value = value.real
+    value = value.astype(np.float64)
     if not np.all(np.isfinite(value)):
-        _fail(f"{call} returned nan or inf.", "look for a division by zero or a log of 0.")
+        _fail(f"{_show(name, args)} returned nan or inf.", "look for a division by zero or a log of 0.")
     return value
 
 
 def _number(name: str, value, args: tuple) -> float:
     """``value`` as a float, or a failure: the function should return one number."""
-    call = _show(name, args)
-    if isinstance(value, (bool, np.bool_)) or np.ndim(value) != 0:
-        _fail(f"{call} returned a {type(value).__name__} of shape {np.shape(value)}.",
-              "return a single number (float(...) of a one-element result).")
-    try:
-        number = float(value)
-    except (TypeError, ValueError):
-        _fail(f"{call} returned a {type(value).__name__}.", "it should return a number.")
-    if not np.isfinite(number):
-        _fail(f"{call} returned {number}.", "look for a division by zero.")
-    return number
+    return float(_array(name, value, (), args))
 
 
-def _close(a, b, tol: float = TOL) -> bool:
+def _close(a, b) -> bool:
+    """The rule of :mod:`posenc.answers`, entry by entry: ``|a - b| <= TOL (1 + |b|)``."""
     a, b = np.asarray(a, dtype=np.float64), np.asarray(b, dtype=np.float64)
-    return a.shape == b.shape and bool(np.allclose(a, b, rtol=tol, atol=tol))
+    return a.shape == b.shape and bool(np.all(np.abs(a - b) <= TOL * (1 + np.abs(b))))
 
 
-def _judge(name: str, args: tuple, got, expected, mistakes: list[tuple], hint: str, tol: float = TOL) -> None:
+def _judge(name: str, args: tuple, got, expected, mistakes: list[tuple], hint: str) -> None:
     """Pass if ``got`` matches ``expected``; else name the first known mistake it matches, or give ``hint``.
 
     ``mistakes`` holds ``(what the mistake gives, what is wrong, a hint)`` triples.
     """
-    if _close(got, expected, tol):
+    if _close(got, expected):
         return
     for value, problem, mistake_hint in mistakes:
-        if _close(got, value, tol):
+        if _close(got, value):
             _fail(f"{_show(name, args)}: {problem}", mistake_hint)
     _fail(f"{_show(name, args)} does not give the right result.", hint)
 
@@ -416,9 +413,7 @@ def _check_predicate(name: str, predicate: Callable, truth: dict[str, bool], hin
     sizes = [3, 5, 8]
     for n in sizes:
         for kind, matrix in _structured(rng, n).items():
-            said = _call(name, predicate, matrix)
-            if not isinstance(said, (bool, np.bool_)):
-                _fail(f"{name} returned a {type(said).__name__}.", "return True or False.")
+            said = _plain(name, _call(name, predicate, matrix), None, (matrix,))
             if bool(said) != truth[kind]:
                 _fail(f"{_show(name, (matrix,))} said {bool(said)} for a {n}x{n} {kind} matrix.", hints[kind])
     _passed(name, len(truth) * len(sizes))
@@ -630,5 +625,5 @@ def check_ntk_base(ntk_base: Callable) -> None:
             (base * scale, "multiplying the base by the scale slows the slowest hand by less than the scale.",
              "the slowest hand's frequency is base ** (-(d - 2)/d), not 1/base."),
             (base * scale ** ((d - 2) / d), "the exponent is upside down.", "solve for the new base once more."),
-        ], "solve new_base ** (-(d - 2) / d) == base ** (-(d - 2) / d) / scale for new_base.", tol=1e-9)
+        ], "solve new_base ** (-(d - 2) / d) == base ** (-(d - 2) / d) / scale for new_base.")
     _passed("ntk_base", len(cases))

@@ -6,13 +6,16 @@ by ``os._exit`` or a crash loses every later grade, a loop that ignores interrup
 time out in turn, and a cell that prints a gigabyte lands in the feedback. :class:`GradingExecute`
 keeps nbgrader's rule and contains those cells:
 
-- the kernel starts under resource limits (address space, file size, no core dumps), so a memory bomb
-  raises ``MemoryError`` in its own cell;
+- the kernel starts in the sandbox of :mod:`posenc_grader.sandbox` (unless ``sandbox_dir`` is empty), in
+  its private folder, with an environment of its own and under resource limits (address space, file
+  size, no core dumps), so a memory bomb raises ``MemoryError`` in its own cell;
+- a kernel that does not start (``Kernel didn't respond in 60 seconds``) is started again, up to
+  ``start_attempts`` times, before any cell runs;
 - a cell that kills the kernel, or keeps it busy after the timeout interrupt, is marked failed; the
   kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
   graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
 - each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc.grading.integrity` is checked and removed.
+- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed.
 
 What happened is written as JSON to ``report_path`` for the worker to read.
 """
@@ -23,14 +26,16 @@ import copy
 import json
 import os
 import resource
+from pathlib import Path
 
+from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_sync
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
-from traitlets import Integer, Unicode
+from traitlets import Bool, Integer, Unicode
 
-from . import integrity
+from . import integrity, sandbox
 
 THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
@@ -80,6 +85,16 @@ def truncate_outputs(cell: NotebookNode, max_chars: int) -> bool:
     return cut
 
 
+class SandboxedKernelManager(AsyncKernelManager):
+    """A kernel manager whose kernel runs in the sandbox of :mod:`posenc_grader.sandbox`, reached over ``ipc``."""
+
+    sandbox_dir = Unicode("", help="the kernel's private folder; empty: no sandbox").tag(config=True)
+
+    def format_kernel_cmd(self, extra_arguments=None):
+        argv = super().format_kernel_cmd(extra_arguments)
+        return sandbox.command(Path(self.sandbox_dir), argv) if self.sandbox_dir else argv
+
+
 class GradingExecute(Execute):
     """nbgrader's ``Execute`` with resource limits, recovery from dead or stuck kernels, and output caps."""
 
@@ -89,6 +104,9 @@ class GradingExecute(Execute):
     max_restarts = Integer(3, help="kernel restarts allowed per notebook").tag(config=True)
     responsive_grace = Integer(3, help="seconds a kernel has to answer after a timeout").tag(config=True)
     report_path = Unicode("", help="where to write the JSON report of what happened").tag(config=True)
+    private_dir = Unicode("", help="the kernel's own working folder (its only writable place)").tag(config=True)
+    sandboxed = Bool(True, help="run the kernel in the bubblewrap sandbox").tag(config=True)
+    start_attempts = Integer(3, help="times a kernel that does not start is started again").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self.events: list[dict] = []
@@ -104,10 +122,43 @@ class GradingExecute(Execute):
                     json.dump(self.events, f)
         return nb, resources
 
+    def create_kernel_manager(self):
+        """nbclient's kernel manager, sandboxed and talking over Unix sockets in the private folder."""
+        self.kernel_manager_class = SandboxedKernelManager
+        km = super().create_kernel_manager()
+        if self.sandboxed and self.private_dir:
+            km.sandbox_dir = self.private_dir
+            km.transport = "ipc"  # TCP inside the sandbox's network namespace is out of reach
+            km.connection_file = os.path.join(self.private_dir, "kernel.json")
+            km.ip = os.path.join(self.private_dir, "kernel-ipc")
+        return km
+
     async def async_start_new_kernel(self, **kwargs):
-        kwargs.setdefault("env", {**os.environ, **{name: "1" for name in THREADS}})
+        threads = {name: "1" for name in THREADS}
+        private = self.sandboxed and self.private_dir
+        kwargs.setdefault("env", sandbox.environment(threads) if private else {**os.environ, **threads})
         kwargs.setdefault("preexec_fn", lambda: limit_resources(self.memory_limit, self.file_size_limit))
+        if self.private_dir:
+            kwargs["cwd"] = self.private_dir
         await super().async_start_new_kernel(**kwargs)
+
+    start_new_kernel = run_sync(async_start_new_kernel)  # nbclient's sync wrapper would call its own version
+
+    async def async_start_new_kernel_client(self):
+        """Connect to the new kernel; when it does not answer, start a fresh one (``start_attempts`` in all)."""
+        for attempt in range(1, self.start_attempts + 1):
+            try:
+                return await super().async_start_new_kernel_client()
+            except RuntimeError as error:  # "Kernel didn't respond in 60 seconds", or it died while starting
+                if attempt == self.start_attempts:
+                    raise
+                self.events.append({"kind": "kernel_retry", "why": str(error).splitlines()[0][:200]})
+                if self.km is not None and await self.km.is_alive():
+                    await self.km.shutdown_kernel(now=True)
+                self.km = self.create_kernel_manager()
+                await self.async_start_new_kernel()
+
+    start_new_kernel_client = run_sync(async_start_new_kernel_client)
 
     def preprocess_cell(self, cell, resources, index):
         if self.gave_up:

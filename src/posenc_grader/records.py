@@ -56,6 +56,8 @@ def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
             notes.append(f"{cell} ran out of memory (limit {limits.memory_mb} MiB)")
         elif kind == "gave_up":
             notes.append(f"after {cell} the kernel had failed too often; the cells after it were not run")
+        elif kind == "kernel_retry":
+            notes.append(f"the kernel did not start at first ({event.get('why', '')}); it was started again")
         elif kind == "output_cut":
             notes.append(f"the output of {cell} was cut to {limits.max_output_chars:,} characters")
         statuses.append(EVENT_STATUS.get(kind, "ok"))

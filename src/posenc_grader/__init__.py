@@ -1,19 +1,21 @@
-"""Grading a class with real nbgrader: ``python -m posenc.grading SUBMISSIONS_DIR --out OUT_DIR``.
+"""Grading a class with real nbgrader: ``python -m posenc_grader SUBMISSIONS_DIR --out OUT_DIR``.
 
 The pipeline, one module per step:
 
-1. :mod:`~posenc.grading.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``:
+1. :mod:`~posenc_grader.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``:
    student versions and a gradebook that knows every cell), once per change of its sources;
-2. :mod:`~posenc.grading.submissions` finds ``<student>/<assignment>/<notebook>.ipynb`` files, tells which
+2. :mod:`~posenc_grader.submissions` finds ``<student>/<assignment>/<notebook>.ipynb`` files, tells which
    exercise each one is by its content, and restores deleted, moved or copied cells;
-3. :mod:`~posenc.grading.parallel` runs :mod:`~posenc.grading.worker` for each notebook in a process
-   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc.grading.execute`, then
-   ``nbgrader generate_feedback``), as many at a time as there are cores;
-4. :mod:`~posenc.grading.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
-   ``grades.csv``; :mod:`~posenc.grading.integrity` supplies the canary and the static scan behind the
+3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` for each notebook in a process
+   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`, then
+   ``nbgrader generate_feedback``), as many at a time as there are cores; the student's code runs only
+   in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`;
+4. :mod:`~posenc_grader.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
+   ``grades.csv``; :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
    ``tampered`` and ``flagged`` statuses.
 
-nbgrader is imported only when grading runs, so ``import posenc`` stays light.
+nbgrader is imported only when grading runs. This package is the instructor's: students install ``posenc``,
+which holds the self-checks and none of this.
 """
 
 from __future__ import annotations
@@ -26,6 +28,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
+from . import sandbox
 from .course import Course, prepare
 from .records import ClassRecord, summarize
 from .submissions import Catalog, Row, find_files, triage
@@ -36,20 +39,25 @@ __all__ = ["Course", "Limits", "grade_class"]
 
 def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str | None = None,
                 limits: Limits | None = None, jobs: int | None = None,
-                progress: Callable[[str], None] | None = None) -> list[dict]:
+                progress: Callable[[str], None] | None = None, sandboxed: bool = True) -> list[dict]:
     """Grade every notebook under ``submissions`` into the nbgrader course directory ``out``.
 
+    Every kernel runs in the sandbox of :mod:`posenc_grader.sandbox`; where none can be made, this raises
+    ``RuntimeError`` saying why, unless ``sandboxed`` is False.
+
     Returns one dict per row of ``out/grades.csv`` graded in this run (the keys of
-    :data:`posenc.grading.records.COLUMNS` plus ``seconds``, the time its grading took).
+    :data:`posenc_grader.records.COLUMNS` plus ``seconds``, the time its grading took).
     """
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy and nbformat warnings say nothing to act on
         warnings.simplefilter("ignore")
-        return _grade_class(Path(submissions), Path(out), course, limits or Limits(), jobs, progress)
+        return _grade_class(Path(submissions), Path(out), course, limits or Limits(), jobs, progress, sandboxed)
 
 
-def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, progress) -> list[dict]:
+def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, progress, sandboxed) -> list[dict]:
     if not submissions.is_dir():
         raise FileNotFoundError(f"grade_class: no folder of submissions at {submissions}")
+    if sandboxed and sandbox.problem():
+        raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
     the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
@@ -77,7 +85,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
 
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / ".grading"))
     try:
-        parallel.run([{"row": row, "prepared": str(prepared), "limits": limits} for row in to_grade], run_task,
+        parallel.run([{"row": row, "prepared": str(prepared), "limits": limits, "sandboxed": sandboxed}
+                      for row in to_grade], run_task,
                      scratch, jobs=jobs, timeout=limits.notebook_timeout,
                      memory_bytes=(limits.memory_mb + 2048) * 2**20,
                      done=lambda task, result, seconds: finish(task["row"], result, seconds))

@@ -1,4 +1,4 @@
-"""Command line: ``python -m posenc.grading SUBMISSIONS_DIR --out OUT_DIR`` (also ``make grade``)."""
+"""Command line: ``python -m posenc_grader SUBMISSIONS_DIR --out OUT_DIR`` (also ``make grade``)."""
 
 from __future__ import annotations
 
@@ -14,7 +14,7 @@ from . import Limits, grade_class
 def main(argv: list[str] | None = None) -> int:
     defaults = Limits()
     parser = argparse.ArgumentParser(
-        prog="python -m posenc.grading",
+        prog="python -m posenc_grader",
         description="Autograde a class's exercise notebooks with nbgrader: SUBMISSIONS_DIR holds "
                     "<student>/<assignment>/<notebook>.ipynb; OUT_DIR receives the gradebook (an nbgrader "
                     "course directory), grades.csv and one feedback page per student and notebook.")
@@ -27,14 +27,17 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per notebook, all included")
     parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb, help="memory of one grading kernel")
     parser.add_argument("--max-file-mb", type=int, default=defaults.max_file_mb, help="largest file graded")
+    parser.add_argument("--no-sandbox", action="store_true",
+                        help="run student kernels without the bubblewrap sandbox (only where none can be made)")
     args = parser.parse_args(argv)
     limits = Limits(cell_timeout=args.cell_timeout, notebook_timeout=args.notebook_timeout,
                     memory_mb=args.memory_mb, max_file_mb=args.max_file_mb)
     started = time.monotonic()
     try:
-        rows = grade_class(args.submissions, args.out, course=args.course, limits=limits, jobs=args.jobs)
+        rows = grade_class(args.submissions, args.out, course=args.course, limits=limits, jobs=args.jobs,
+                           sandboxed=not args.no_sandbox)
     except (FileNotFoundError, RuntimeError) as error:
-        print(f"posenc.grading: {error}", file=sys.stderr)
+        print(f"posenc_grader: {error}", file=sys.stderr)
         return 2
     counts = collections.Counter(row["status"] for row in rows)
     graded = [row["seconds"] for row in rows if row["seconds"]]

@@ -25,7 +25,9 @@ from .course import grade_id
 CANARY = "posenc_grading_canary"
 SUSPICIOUS_CALLS = {"setattr", "delattr", "exec", "eval", "compile", "__import__", "globals", "vars",
                     "get_ipython"}
-SUSPICIOUS_NAMES = {"__builtins__", "builtins", "sys.modules", "ctypes", "gc"}
+SUSPICIOUS_NAMES = {"__builtins__", "builtins", "sys.modules", "ctypes", "gc", "inspect"}
+#: What reads or rewrites the grading code's own frames: used by an answer, it is worth a look.
+FRAME_ACCESS = {"sys._getframe", "sys.settrace", "sys.setprofile", "sys.modules"}
 
 
 def canary_cell() -> NotebookNode:
@@ -111,6 +113,6 @@ def scan(source: str, modules: set[str]) -> list[str]:
             found += [f"imports {name} (line {node.lineno})" for name in sorted(imported & SUSPICIOUS_NAMES)]
         if isinstance(node, ast.Name) and node.id == "__builtins__":
             found.append(f"uses __builtins__ (line {node.lineno})")
-        if isinstance(node, ast.Attribute) and _dotted(node) == "sys.modules":
-            found.append(f"uses sys.modules (line {node.lineno})")
+        if isinstance(node, ast.Attribute) and _dotted(node) in FRAME_ACCESS:
+            found.append(f"uses {_dotted(node)} (line {node.lineno})")
     return sorted(set(found))

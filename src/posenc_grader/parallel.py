@@ -48,7 +48,7 @@ def _kill_tree(pid: int) -> None:
     psutil.wait_procs(processes, timeout=5)
 
 
-PRELOAD = ["posenc.grading.worker", "posenc.grading.execute", "nbgrader.apps", "nbconvert.exporters"]
+PRELOAD = ["posenc_grader.worker", "posenc_grader.execute", "nbgrader.apps", "nbconvert.exporters"]
 
 
 def run(tasks: Iterable[dict], work: Callable[[dict], dict], scratch: Path, *, jobs: int, timeout: float,

@@ -2,8 +2,8 @@
 
 Each submission is graded in a course directory of its own, holding a copy of the prepared gradebook,
 so that parallel workers never share a SQLite file; the parent process merges the scores into the
-class gradebook afterwards (:mod:`posenc.grading.records`). Inside, it is plain nbgrader:
-``autograde`` (with :class:`~posenc.grading.execute.GradingExecute` as its executor) and
+class gradebook afterwards (:mod:`posenc_grader.records`). Inside, it is plain nbgrader:
+``autograde`` (with :class:`~posenc_grader.execute.GradingExecute` as its executor) and
 ``generate_feedback``.
 """
 
@@ -12,6 +12,7 @@ from __future__ import annotations
 import copy
 import json
 import shutil
+import tempfile
 import warnings
 from dataclasses import dataclass
 from pathlib import Path
@@ -41,8 +42,12 @@ class Limits:
 
 
 
-def configure(course_dir: Path, limits: Limits, report: Path):
-    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits."""
+def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool):
+    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits.
+
+    The kernel works in ``private`` (inside the sandbox when ``sandboxed``): never in ``course_dir``,
+    whose scratch gradebook it could otherwise rewrite.
+    """
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import (
         AssignLatePenalties,
@@ -64,14 +69,16 @@ def configure(course_dir: Path, limits: Limits, report: Path):
     config.GradingExecute.memory_limit = limits.memory_mb * 2**20
     config.GradingExecute.max_output_chars = limits.max_output_chars
     config.GradingExecute.report_path = str(report)
+    config.GradingExecute.private_dir = str(private)
+    config.GradingExecute.sandboxed = sandboxed
     return config
 
 
-def grade(row: Row, prepared: Path, workdir: Path, limits: Limits) -> dict:
+def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bool = True) -> dict:
     """Autograde the restored notebook of ``row`` in a scratch copy of the prepared course; write feedback.
 
     Returns the scores of every graded cell (``{grade_id: [auto_score, max_score, needs_manual_grade]}``),
-    the events of :class:`~posenc.grading.execute.GradingExecute`, and the paths of the autograded
+    the events of :class:`~posenc_grader.execute.GradingExecute`, and the paths of the autograded
     notebook and the feedback page under ``workdir``.
     """
     from nbgrader.api import Gradebook
@@ -95,9 +102,16 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits) -> dict:
     nbformat.write(content, str(submitted))
 
     report = workdir / "report.json"
-    config = configure(course, limits, report)
-    api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
-    outcome = api.autograde(assignment, STUDENT)
+    # The kernel's private folder: a copy of this one submission, its connection file and Unix sockets. Short
+    # (under /tmp) because a Unix socket's path has at most 107 characters.
+    private = Path(tempfile.mkdtemp(prefix="posenc-kernel-"))
+    try:
+        shutil.copy(submitted, private / submitted.name)
+        config = configure(course, limits, report, private, sandboxed)
+        api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
+        outcome = api.autograde(assignment, STUDENT)
+    finally:
+        shutil.rmtree(private, ignore_errors=True)
     events = json.loads(report.read_text()) if report.is_file() else []
     if not outcome["success"]:
         return {"error": _last_lines(outcome.get("log") or outcome.get("error") or "nbgrader autograde failed"),
@@ -127,8 +141,8 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits) -> dict:
 
 
 def run_task(task: dict) -> dict:
-    """:func:`grade` for one task of :func:`posenc.grading.parallel.run`."""
-    return grade(task["row"], Path(task["prepared"]), Path(task["folder"]), task["limits"])
+    """:func:`grade` for one task of :func:`posenc_grader.parallel.run`."""
+    return grade(task["row"], Path(task["prepared"]), Path(task["folder"]), task["limits"], task["sandboxed"])
 
 
 def _add_note(path: Path, notes: str) -> None:
