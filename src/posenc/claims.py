@@ -439,7 +439,7 @@ def shift_blocks_turn_clockwise(k: float, d: int = 64, base: float = 10000.0) ->
     :math:`R(-k\theta_j)`, with :math:`R(\alpha)` the counter-clockwise rotation of the plane.
 
     The deviation is the largest entry of :math:`M_k - \operatorname{diag}_j R(-k\theta_j)`, the right-hand
-    side built block by block from :func:`posenc.rotary.rotation_2d`, not from the shared builder.
+    side built block by block from :func:`posenc.geometry.rotation_2d`, not from the shared builder.
     """
     m_k = shift_matrix(k, d, base)
     expected = np.zeros((d, d))
@@ -461,7 +461,7 @@ def sinusoidal_cosine_similarity(m: float, n: float, d: int = 64, base: float = 
 def rope_turns_each_pair(m: float, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:
     r"""``apply_rope`` at position :math:`m` turns every pair :math:`(x_{2j}, x_{2j+1})` of a random vector by
     the plane rotation :math:`R(m\theta_j)`, each pair on its own (the right-hand side applies
-    :func:`posenc.rotary.rotation_2d` pair by pair, without the kernel)."""
+    :func:`posenc.geometry.rotation_2d` pair by pair, without the kernel)."""
     x = np.random.default_rng(seed).standard_normal(d)
     turned = apply_rope(x[None, :], [m], base=base)[0]
     by_pair = [rotation_2d(m * theta) @ x[2 * j : 2 * j + 2] for j, theta in enumerate(sinusoidal.frequencies(d, base))]

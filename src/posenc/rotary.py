@@ -23,7 +23,6 @@ import numpy as np
 from . import checks
 from .angle_tables import cos_sin_table, rotation_angles
 from .geometry import block_diagonal_rotation
-from .geometry import rotation_2d as rotation_2d  # re-exported: the exercises' self-checks import it from here
 
 LAYOUTS = ("interleaved", "half")
 

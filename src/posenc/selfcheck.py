@@ -27,7 +27,8 @@ from .answers import TOL, plain
 from .attention import attention as _attention
 from .attention import permutation_matrix as _permutation_matrix
 from .attention import softmax
-from .rotary import apply_rope, interleaved_to_half, rope_matrix, rotation_2d
+from .geometry import rotation_2d
+from .rotary import apply_rope, interleaved_to_half, rope_matrix
 from .scores import circulant, toeplitz
 from .sinusoidal import frequencies as _frequencies
 from .sinusoidal import shift_matrix as _shift_matrix
