@@ -113,8 +113,8 @@ def colab(repo) -> Path:
     python = student_env.environment(
         ROOT / "_build" / "venv-colab", [f"{name}=={version}" for name, version in COLAB.items()] + [COLAB_TORCH])
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)  # a fresh install
-    cell = course_links.install_cell_source(COURSE, url=f"file://{repo}")
-    assert cell == course_links.install_cell_source(COURSE).replace(COURSE.url, f"file://{repo}")
+    cell = course_links.install_cell_source(COURSE, url=f"file://localhost{repo}")  # pip 23 refuses an empty host
+    assert cell == course_links.install_cell_source(COURSE).replace(COURSE.url, f"file://localhost{repo}")
     subprocess.run([str(python), "-c", cell], check=True, cwd=repo.parent)
     return python
 
