@@ -21,7 +21,7 @@ import base64
 import mimetypes
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import nbformat
@@ -40,7 +40,8 @@ class Page:
 
     ``link(node)`` turns a reference node into an absolute URL; ``number(node, kind)`` gives the number
     the website shows for a figure, theorem or equation node (``""`` when unnumbered); ``image(uri)``
-    gives the path of an image file; ``code(index)`` the source notebook's cell ``index``.
+    gives the path of an image file; ``notebook`` is the page's source notebook (its code cells are
+    copied from it).
     """
 
     link: Callable[[nodes.Element], str]
@@ -48,7 +49,6 @@ class Page:
     image: Callable[[str], Path]
     notebook: nbformat.NotebookNode
     figure_format: str = "Fig. %s"
-    cells: list = field(default_factory=list)
 
 
 def escape(text: str) -> str:
