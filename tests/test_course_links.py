@@ -96,6 +96,24 @@ def test_a_fork_changes_one_line_and_every_link_follows(tmp_path):
     assert fork.site == "https://a-fork.github.io/its-book/"
 
 
+@pytest.mark.slow
+def test_a_fork_that_edits_config_yml_and_regenerates_names_the_old_address_nowhere(tmp_path):
+    """The part of the fork's `make exercises` / `make book` that rewrites sources: after it, the old address
+    is left only in the folders those two commands regenerate (exercises/release/, notebooks/)."""
+    fork = tmp_path / "fork"
+    for name in repository_files():
+        if not name.startswith(GENERATED):
+            (fork / name).parent.mkdir(parents=True, exist_ok=True)
+            (fork / name).write_bytes((ROOT / name).read_bytes())
+    config = fork / "_config.yml"
+    config.write_text(config.read_text().replace(COURSE.url, "https://github.com/a-fork/its-book"))
+    assert course_links.main(["--root", str(fork)]) == 0
+    assert course_links.stale_files(fork) == []
+    still = [str(p.relative_to(fork)) for p in fork.rglob("*")
+             if p.is_file() and COURSE.slug.encode() in p.read_bytes()]
+    assert still == []
+
+
 def test_a_bad_address_is_refused_with_its_value(tmp_path):
     (tmp_path / "pyproject.toml").write_text((ROOT / "pyproject.toml").read_text())
     (tmp_path / "_config.yml").write_text("repository:\n  url: git@github.com:someone/book.git\n")
