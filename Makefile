@@ -13,7 +13,10 @@ $(STAMP): requirements.txt pyproject.toml
 
 setup: $(STAMP)  ## create .venv and install the pinned dependencies and the posenc package
 
-book: setup  ## execute every chapter and build the HTML strictly (a warning fails the build)
+# tools/course_links.py first: install cells and CITATION.cff follow _config.yml's address and the release
+# (pyproject.toml); the build then writes the plain edition that the launch buttons open (notebooks/).
+book: setup  ## execute every chapter, build the HTML strictly (a warning fails the build) and notebooks/
+	$(PY) tools/course_links.py
 	$(PY) tools/build_book.py .
 
 # The browser tests (tests/browser) drive Debian's chromium over the built site and answer its CDN requests
@@ -52,6 +55,7 @@ grade: setup sandbox  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir (
 	$(PY) -m posenc_grader "$(SUBMISSIONS)" --out "$(OUT)"
 
 exercises: setup  ## regenerate the student versions exercises/release/ from exercises/source/ (nbgrader)
+	$(PY) tools/course_links.py
 	$(PY) -m posenc_grader.release
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table

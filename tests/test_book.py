@@ -35,9 +35,9 @@ def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText
     """A minimal book with the project's configuration (and the folders it names), one markdown page
     and one notebook."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("_config.yml", "references.bib"):
+    for name in ("_config.yml", "references.bib", "pyproject.toml"):  # pyproject.toml: the release (_ext)
         shutil.copy(ROOT / name, root / name)
-    for folder in ("_static", "_ext", "_templates"):
+    for folder in ("_static", "_ext", "_templates", "tools"):
         if (ROOT / folder).is_dir():
             shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
     (root / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: notebook\n")

@@ -1,0 +1,142 @@
+"""Sphinx extension: the course outside the website -- the plain-Jupyter edition and its launch links.
+
+- **The plain edition.** For every chapter and the explorers page (``EDITION_PAGES``), once Sphinx has
+  resolved the page (every glued value pasted, every theorem, figure and equation numbered as the
+  website numbers it), the page is written as a plain notebook to ``notebooks/<page>.ipynb``
+  (``tools/plain_markdown.py`` does the writing). That folder is committed, so Colab's GitHub URL and
+  Binder reach it at the release tag; ``tests/test_plain_edition.py`` fails when it drifts.
+- **Launch buttons.** The rocket menu's Colab and Binder entries of a page with a plain edition open
+  that edition at the release tag (``tools/course_links.py`` makes every URL from ``_config.yml``'s
+  ``repository.url`` and ``pyproject.toml``'s version).
+- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a notebook of the repository (an exercise,
+  say) on Colab and Binder at the release tag, so no page writes the address by hand.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import posixpath
+import sys
+from pathlib import Path
+
+import nbformat
+from docutils import nodes
+from sphinx.application import Sphinx
+from sphinx.util import logging
+
+LOGGER = logging.getLogger(__name__)
+EDITION_PAGES = ("chapters/*", "appendix/explorers")
+EDITION_FOLDER = "notebooks"
+
+
+def tools(app: Sphinx):
+    """The book's ``tools/`` modules (course links and the Markdown writer)."""
+    folder = Path(app.srcdir) / "tools"
+    if not (folder / "course_links.py").is_file():
+        raise FileNotFoundError(f"plain_edition: {folder / 'course_links.py'} is missing (the book's tools/)")
+    if str(folder) not in sys.path:
+        sys.path.insert(0, str(folder))
+    import course_links
+    import plain_markdown
+
+    return course_links, plain_markdown
+
+
+def in_edition(docname: str) -> bool:
+    return any(fnmatch.fnmatch(docname, pattern) for pattern in EDITION_PAGES)
+
+
+def edition_path(docname: str) -> str:
+    """The plain edition of ``docname``, relative to the repository root."""
+    return f"{EDITION_FOLDER}/{docname}.ipynb"
+
+
+def launch_role(kind: str):
+    """The ``{colab}`` / ``{binder}`` role: a link named after the service to the notebook at the release."""
+
+    def role(name, rawtext, text, lineno, inliner, options=None, content=None):
+        env = inliner.document.settings.env
+        course = tools(env.app)[0].Course.of(Path(env.srcdir))
+        path = text.strip()
+        if not (Path(env.srcdir) / path).is_file():
+            message = inliner.reporter.error(f"{{{name}}}: no notebook {path!r} in the repository", line=lineno)
+            return [inliner.problematic(rawtext, rawtext, message)], [message]
+        url = course.colab(path) if kind == "colab" else course.binder(path)
+        return [nodes.reference(rawtext, kind.title(), refuri=url)], []
+
+    return role
+
+
+def write_edition(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Write the plain edition of ``docname`` (a resolved page) when it is one of ``EDITION_PAGES``."""
+    if app.builder.format != "html" or not in_edition(docname):
+        return
+    course_links, plain_markdown = tools(app)
+    course, env, srcdir = course_links.Course.of(Path(app.srcdir)), app.env, Path(app.srcdir)
+    source = Path(env.doc2path(docname))
+    if source.suffix != ".ipynb":
+        return
+    fignumbers = env.toc_fignumbers.get(docname, {})
+    here = posixpath.dirname(docname)
+
+    def link(node: nodes.Element) -> str:
+        if "refuri" in node:
+            uri = node["refuri"]
+            if "://" in uri or uri.startswith("mailto:"):
+                return uri
+            path, _, anchor = uri.partition("#")
+            target = posixpath.normpath(posixpath.join(here, path)) if path else f"{docname}.html"
+            return course.site + target + (f"#{anchor}" if anchor else "")
+        return course.page(docname, node.get("refid", ""))
+
+    def number(node: nodes.Element, kind: str) -> str:
+        ids = node.get("ids") or []
+        if kind == "displaymath" and not (app.config.numfig and app.config.math_numfig):
+            return str(node.get("number") or "")
+        found = next((fignumbers.get(kind, {}).get(i) for i in ids if i in fignumbers.get(kind, {})), None)
+        return ".".join(map(str, found)) if found else ""
+
+    page = plain_markdown.Page(
+        link=link, number=number, image=lambda uri: srcdir / uri.lstrip("/"),
+        notebook=nbformat.read(str(source), as_version=4),
+        figure_format=app.config.numfig_format.get("figure", "Fig. %s"))
+    try:
+        cells = plain_markdown.notebook_cells(doctree, page)
+    except plain_markdown.UnknownNode as error:
+        LOGGER.warning(f"{error} (in {docname})", location=docname)
+        return
+    notebook = nbformat.v4.new_notebook(cells=cells, metadata={
+        "kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+        "language_info": {"name": "python"},
+        "colab": {"provenance": []},
+    })
+    for i, cell in enumerate(notebook.cells):
+        cell.id = f"cell-{i}"
+    out = srcdir / edition_path(docname)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    text = nbformat.writes(notebook) + "\n"
+    if not out.is_file() or out.read_text(encoding="utf-8") != text:
+        out.write_text(text, encoding="utf-8")
+
+
+def edition_launch_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Point the page's Colab and Binder buttons at its plain edition at the release tag."""
+    if not in_edition(pagename) or not (Path(app.srcdir) / edition_path(pagename)).is_file():
+        return
+    course = tools(app)[0].Course.of(Path(app.srcdir))
+    for group in context.get("header_buttons", []):
+        if group.get("label") != "launch-buttons":
+            continue
+        for button in group.get("buttons", []):
+            if button.get("text") == "Colab":
+                button["url"] = course.colab(edition_path(pagename))
+            elif button.get("text") == "Binder":
+                button["url"] = course.binder(edition_path(pagename))
+
+
+def setup(app: Sphinx) -> dict:
+    app.add_role("colab", launch_role("colab"))
+    app.add_role("binder", launch_role("binder"))
+    app.connect("doctree-resolved", write_edition)
+    app.connect("html-page-context", edition_launch_buttons, priority=600)  # after the theme's (501)
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": False}

@@ -1,0 +1,167 @@
+"""The notebooks run where students run them: with Colab's preinstalled packages, and in Binder's image.
+
+Each environment is a fresh venv, made once and cached under ``_build/`` (keyed on its requirement lines):
+
+- **Colab**: Colab's versions (2026-08) of numpy 2.1.3, matplotlib 3.10.0, ipywidgets 7.7.1 and anywidget
+  0.9.21. Colab has torch 2.11 (CPU) and Python 3.13; only torch 2.13.0 and Python 3.11 exist on these
+  machines, so those two differ. The package is then installed by the install cell itself, with only its
+  URL replaced by a local clone tagged with the release, and must leave Colab's packages as they were.
+- **Binder**: ``binder/requirements.txt`` with its index lines dropped (the CPU torch wheel is local here),
+  then ``binder/postBuild``; it must hold no book-building, test or grading tool.
+
+In both, every notebook a launch button opens runs top to bottom in a kernel of that environment: the
+plain edition of every chapter and the explorers page, and every student notebook (with the model answers
+filled in: the blank ones stop, by design, at ``raise NotImplementedError()``).
+"""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import nbformat
+import pytest
+from conftest import ROOT
+
+sys.path.insert(0, str(ROOT / "tools"))
+import course_links  # noqa: E402
+import student_env  # noqa: E402
+
+try:  # the grader's package (moving from posenc.grading to posenc_grader)
+    from posenc_grader import samples
+except ImportError:
+    from posenc.grading import samples
+
+pytestmark = pytest.mark.slow
+
+COURSE = course_links.Course.of(ROOT)
+COLAB = {"numpy": "2.1.3", "matplotlib": "3.10.0", "ipywidgets": "7.7.1", "anywidget": "0.9.21"}
+COLAB_TORCH = "torch==2.13.0"  # Colab has 2.11 (CPU); 2.13.0 is the only torch on these machines
+STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwright", "ruff", "hypothesis")
+
+
+def release_clone(folder: Path) -> Path:
+    """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
+    what ``git+https://github.com/...@v<version>`` gives pip on Colab."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
+                           check=True, capture_output=True, text=True).stdout.splitlines()
+    for name in names:
+        if (ROOT / name).is_file():
+            (folder / name).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(ROOT / name, folder / name)
+    git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
+        subprocess.run([*git, *command], check=True)
+    return folder
+
+
+def notebooks_the_buttons_open(repo: Path) -> list[tuple[str, nbformat.NotebookNode]]:
+    """(name, notebook): the plain edition, and each student notebook with the model answers filled in."""
+    found = [(p.relative_to(repo).as_posix(), nbformat.read(str(p), as_version=4))
+             for p in sorted((repo / "notebooks").rglob("*.ipynb"))]
+    for release in sorted((repo / "exercises" / "release").glob("*/*.ipynb")):
+        source = repo / "exercises" / "source" / release.relative_to(repo / "exercises" / "release")
+        answers = samples.solutions(nbformat.read(str(source), as_version=4))
+        found.append((release.relative_to(repo).as_posix(),
+                      samples.filled(nbformat.read(str(release), as_version=4), answers)))
+    assert len(found) == 17, [name for name, _ in found]
+    return found
+
+
+EXPLORER_CHECK = """
+import anywidget, ipywidgets
+from posenc.explorers import EXPLORERS, RopeExplorer
+print("versions", ipywidgets.__version__, anywidget.__version__)
+for name, explorer in EXPLORERS.items():
+    assert explorer().readouts(), name
+rope = RopeExplorer(m=4, n=1)
+changed = []
+rope.observe(lambda change: changed.append((change["name"], change["new"])), names=["m", "n"])
+before = rope.readouts()
+rope.m, rope.n = 9, 6
+after = rope.readouts()
+assert changed == [("m", 9), ("n", 6)], changed
+assert (before["offset"], after["offset"]) == (-3, -3)
+assert abs(after["full_dot"] - before["full_dot"]) < 1e-9
+rope.m = 20
+assert abs(rope.readouts()["full_dot"] - before["full_dot"]) > 1e-6, "the readouts did not follow m"
+print("recomputed", before["full_dot"], rope.readouts()["full_dot"])
+rope
+"""
+
+
+def run_all(python: Path, repo: Path, cwd_of) -> list[str]:
+    failed = []
+    for name, notebook in notebooks_the_buttons_open(repo):
+        try:
+            student_env.run_notebook(notebook, python, cwd_of(name))
+        except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
+            failed.append(f"{name}: {str(error)[-1500:]}")
+    return failed
+
+
+@pytest.fixture(scope="module")
+def repo(tmp_path_factory) -> Path:
+    return release_clone(tmp_path_factory.mktemp("release"))
+
+
+@pytest.fixture(scope="module")
+def colab(repo) -> Path:
+    """Colab's packages in a fresh venv, then the package installed by the install cell (URL: the clone)."""
+    python = student_env.environment(
+        ROOT / "_build" / "venv-colab", [f"{name}=={version}" for name, version in COLAB.items()] + [COLAB_TORCH])
+    subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)  # a fresh install
+    cell = course_links.install_cell_source(COURSE, url=f"file://localhost{repo}")  # pip 23 refuses an empty host
+    assert cell == course_links.install_cell_source(COURSE).replace(COURSE.url, f"file://localhost{repo}")
+    subprocess.run([str(python), "-c", cell], check=True, cwd=repo.parent)
+    return python
+
+
+def test_the_install_cell_leaves_colabs_packages_alone(colab):
+    assert student_env.installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
+
+
+def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
+    outputs = student_env.run_notebook(notebook, colab, tmp_path).cells[0].outputs
+    text = "".join(o.get("text", "") for o in outputs)
+    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text
+    assert "recomputed" in text
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+
+
+def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tmp_path):
+    assert run_all(colab, repo, lambda name: tmp_path) == []  # Colab's working directory holds no repository
+
+
+@pytest.fixture(scope="module")
+def binder(repo) -> Path:
+    """binder/requirements.txt (index lines dropped) in a fresh venv, then binder/postBuild."""
+    lines = [line.strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
+             if line.strip() and not line.lstrip().startswith(("#", "--"))]
+    folder = ROOT / "_build" / "venv-binder"
+    python = student_env.environment(folder, lines)
+    subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)
+    env = {"PATH": f"{folder / 'bin'}:/usr/bin:/bin", "HOME": str(repo.parent)}
+    subprocess.run(["bash", str(repo / "binder" / "postBuild")], check=True, cwd=repo, env=env)
+    return python
+
+
+def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
+    folder = binder.parent.parent
+    versions = student_env.installed_versions(binder, ["torch", "numpy", "matplotlib", "ipywidgets", "anywidget",
+                                                        "jupyterlab", "posenc"])
+    assert versions["torch"].endswith("+cpu") and versions["posenc"] == COURSE.version
+    listed = subprocess.run([str(binder), "-m", "pip", "list", "--format=freeze"], check=True,
+                            capture_output=True, text=True).stdout.lower()
+    assert [tool for tool in STUDENT_TOOLS_ABSENT if f"\n{tool}==" in "\n" + listed] == []
+    assert "nvidia" not in listed
+    size = student_env.size_mb(folder)
+    print(f"binder environment: {size:,.0f} MB")
+    assert size < 1580, f"the Binder environment takes {size:,.0f} MB, no less than the 1,580 MB of requirements.txt"
+
+
+def test_every_notebook_a_button_opens_runs_in_the_binder_image(binder, repo):
+    assert run_all(binder, repo, lambda name: (repo / name).parent) == []
