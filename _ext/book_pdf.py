@@ -2,10 +2,10 @@
 
 - **Explorers as stills.** An explorer's display bundle carries, beside the widget view, a PNG of its state
   (``posenc.explorers.stills``). In a LaTeX build, before myst-nb picks one output per bundle, every bundle
-  with a widget view becomes a figure: that PNG, captioned with a link to the page where the explorer runs.
-- **The site's numbers.** sphinx-jupyterbook-latex numbers theorems by section when the book has parts
-  ("Theorem 4.2.1") while the website numbers them by chapter ("Theorem 4.1"), as LaTeX numbers figures and
-  equations; the PDF uses the site's numbers, so that a reference reads the same in both editions.
+  with a widget view becomes that PNG and a note with a link to the page where the explorer runs.
+- **The site's numbers.** With sphinx-jupyterbook-latex, a book with parts gets theorems numbered by
+  section ("Theorem 4.2.1") while the website numbers them by chapter ("Theorem 4.1"), as LaTeX numbers
+  figures and equations; the PDF uses the site's numbers, so that a reference reads the same in both.
 - **The site links to the PDF** where the page says ```{pdf-edition}```, and only when the PDF has been
   built (``_build/latex/<name>.pdf``): the HTML build then copies it into the site. Without a TeX toolchain
   there is no PDF, and no link to dangle.
@@ -21,6 +21,7 @@ from docutils import nodes
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.builders.latex import LaTeXBuilder
+from sphinx.builders.latex.nodes import thebibliography
 from sphinx.config import Config
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
@@ -54,8 +55,8 @@ def source_docname(node: nodes.Node) -> str:
 
 
 class ExplorerStills(SphinxPostTransform):
-    """Replace each widget output of the LaTeX tree by a figure: the bundle's still PNG and a caption that
-    links to the explorer's page on the website."""
+    """Replace each widget output of the LaTeX tree by the bundle's still PNG and a note that links to the
+    explorer's page on the website."""
 
     default_priority = 3  # before myst-nb's SelectMimeType (4), which keeps one output of each bundle
     formats = ("latex",)
@@ -72,16 +73,76 @@ class ExplorerStills(SphinxPostTransform):
             if not images:
                 raise ValueError(f"book_pdf: a widget output in {source_docname(bundle)} has no still image/png")
             url = f"{site}{source_docname(bundle)}.html"
-            caption = nodes.caption("", "", nodes.Text(
+            note = nodes.paragraph("", "", nodes.emphasis("", "", nodes.Text(
                 "A still of the explorer in the state it opens in. On the website it responds to its controls, "
-                "with no Python behind it: "), nodes.reference(url, url, refuri=url), nodes.Text("."))
-            bundle.replace_self(nodes.figure("", images[0].deepcopy(), caption, classes=["explorer-still"]))
+                "with no Python behind it: "), nodes.reference(url, url, refuri=url), nodes.Text(".")))
+            # not a numbered figure: the website numbers none for its explorers, and the numbers must agree
+            bundle.replace_self(nodes.container("", images[0].deepcopy(), note, classes=["explorer-still"]))
+
+
+class AppendixParts(SphinxPostTransform):
+    """Letter the appendices in the PDF ("Appendix A"), as the website leaves them unnumbered: LaTeX's
+    ``\\appendix`` goes before the first part of _toc.yml that follows a numbered part and is not numbered
+    itself (sphinx-jupyterbook-latex makes each part a ``start_of_file`` named by its caption)."""
+
+    default_priority = 800  # after sphinx-jupyterbook-latex has built the parts (700)
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        parts = self.config.external_site_map.root.subtrees
+        numbered = [index for index, part in enumerate(parts) if part.numbered]
+        appendices = [part.caption for part in parts[numbered[0] + 1:] if not part.numbered] if numbered else []
+        if not appendices:
+            return
+        for part in self.document.findall(addnodes.start_of_file):
+            if part["docname"] == appendices[0]:
+                part.parent.insert(part.parent.index(part), nodes.raw("", "\\appendix\n", format="latex"))
+                return
+        raise ValueError(f"book_pdf: no part {appendices[0]!r} in the LaTeX tree")
+
+
+class BibliographyChapter(SphinxPostTransform):
+    """Drop the chapter that a page holding a ``{bibliography}`` becomes in the PDF once LaTeX's builder has
+    moved every citation to the book's end (a title over an empty page): the bibliography there has its own
+    heading and table-of-contents line. The chapter's labels move to the bibliography, so references to the
+    page still resolve."""
+
+    default_priority = 800  # after the LaTeX builder gathered the citations (750)
+    formats = ("latex",)
+
+    def run(self, **kwargs) -> None:
+        pages = {key.docname for key in self.env.get_domain("cite").bibliographies}
+        bibliographies = list(self.document.findall(thebibliography))
+        for section in list(self.document.findall(nodes.section)):
+            if bibliographies and section.get("docname") in pages and section.astext().strip() == section[0].astext():
+                docname = section["docname"]
+                labels = "".join(f"\\label{{\\detokenize{{{docname}:{name}}}}}" for name in section["ids"])
+                bibliography = bibliographies[0]
+                bibliography.parent.insert(bibliography.parent.index(bibliography),
+                                           nodes.raw("", f"\\phantomsection{labels}\n", format="latex"))
+                section.parent.remove(section)
 
 
 def number_like_the_site(app: Sphinx) -> None:
-    """Number theorems by chapter in the PDF, as the website does (sphinx-jupyterbook-latex sets depth 2)."""
+    """Number theorems by chapter in the PDF, as the website does.
+
+    One setting, ``numfig_secnum_depth``, serves twice: Sphinx numbers theorems with it while reading
+    (``Theorem 4.1`` at depth 1), and the LaTeX writer turns it into the level at which LaTeX restarts its
+    figure and equation counters. With the book's parts on top, sphinx-jupyterbook-latex sets depth 2 so that
+    LaTeX restarts per chapter (``Fig. 4.1``, ``(4.1)``), which also makes Sphinx number theorems per
+    section (``Theorem 4.2.1``). So the reading sees depth 1 and the writing gets back depth 2.
+    """
     if isinstance(app.builder, LaTeXBuilder):
+        app.builder.latex_numfig_secnum_depth = app.config.numfig_secnum_depth
         app.config.numfig_secnum_depth = 1
+
+
+def restore_latex_counter_depth(app: Sphinx, env) -> list[str]:
+    """Once Sphinx has numbered the theorems (``env-get-updated``, after the toctree collector), give the
+    LaTeX writer back the depth sphinx-jupyterbook-latex chose (see :func:`number_like_the_site`)."""
+    if isinstance(app.builder, LaTeXBuilder):
+        app.config.numfig_secnum_depth = app.builder.latex_numfig_secnum_depth
+    return []
 
 
 def built_pdf(app: Sphinx) -> Path | None:
@@ -126,7 +187,10 @@ def copy_pdf_into_site(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.add_post_transform(ExplorerStills)
+    app.add_post_transform(AppendixParts)
+    app.add_post_transform(BibliographyChapter)
     app.connect("builder-inited", number_like_the_site, priority=900)  # after sphinx-jupyterbook-latex
+    app.connect("env-get-updated", restore_latex_counter_depth, priority=900)  # after the toctree collector
     app.add_node(pdf_edition, html=(visit_pdf_edition_html, None), latex=(skip, None), text=(skip, None),
                  man=(skip, None), texinfo=(skip, None))
     app.add_directive("pdf-edition", PdfEdition)
