@@ -137,12 +137,12 @@ def number_like_the_site(app: Sphinx) -> None:
         app.config.numfig_secnum_depth = 1
 
 
-def restore_latex_counter_depth(app: Sphinx, env) -> list[str]:
-    """Once Sphinx has numbered the theorems (``env-get-updated``, after the toctree collector), give the
-    LaTeX writer back the depth sphinx-jupyterbook-latex chose (see :func:`number_like_the_site`)."""
+def restore_latex_counter_depth(app: Sphinx, doctree: nodes.document, docname: str) -> None:
+    """Give the LaTeX writer back the depth sphinx-jupyterbook-latex chose (see :func:`number_like_the_site`):
+    after Sphinx numbered the theorems and saved its environment (with depth 1, as the HTML build has it, so
+    that switching builders does not re-read every page), and before the writer reads it."""
     if isinstance(app.builder, LaTeXBuilder):
         app.config.numfig_secnum_depth = app.builder.latex_numfig_secnum_depth
-    return []
 
 
 def built_pdf(app: Sphinx) -> Path | None:
@@ -190,7 +190,7 @@ def setup(app: Sphinx) -> dict:
     app.add_post_transform(AppendixParts)
     app.add_post_transform(BibliographyChapter)
     app.connect("builder-inited", number_like_the_site, priority=900)  # after sphinx-jupyterbook-latex
-    app.connect("env-get-updated", restore_latex_counter_depth, priority=900)  # after the toctree collector
+    app.connect("doctree-resolved", restore_latex_counter_depth)
     app.add_node(pdf_edition, html=(visit_pdf_edition_html, None), latex=(skip, None), text=(skip, None),
                  man=(skip, None), texinfo=(skip, None))
     app.add_directive("pdf-edition", PdfEdition)
