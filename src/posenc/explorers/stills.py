@@ -99,7 +99,7 @@ def sinusoidal_still(explorer) -> Figure:
     neighbour, neighbour_similarity = readouts["similarity_neighbour"]
     j, wavelength = i // 2, readouts["wavelength"]
     figure, (heat, chart) = _figure(f"The sinusoidal table (d_model = {d}, position p = {p}, dimension i = {i})", 2, [
-        ("frequency of dimension i", f"θ_{j} = {fmt(readouts['theta'], 6)} rad per position"),
+        ("frequency", f"θ_{j} = {fmt(readouts['theta'], 6)} rad per position"),
         ("entry PE(p)[i]", f"{'sin' if i % 2 == 0 else 'cos'}({p}·θ_{j}) = {fmt(readouts['value'])}"),
         ("wavelength 2π/θ", f"{fmt(wavelength, 2)} positions" if wavelength < 100 else f"{wavelength:,.0f} positions"),
         (f"similarity of {p} to {neighbour}", fmt(neighbour_similarity)),
