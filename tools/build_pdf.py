@@ -40,6 +40,8 @@ def main() -> int:
     invalidate_stale_cache(book, build)
     pdf = build / "latex" / pdf_name(book)
     pdf.unlink(missing_ok=True)  # a failed build must not leave an older PDF behind
+    for stale in pdf.parent.glob("*.tex"):  # LaTeX's Makefile builds every .tex there, also one of an old name
+        stale.unlink()
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     returncode = subprocess.call(
         [str(jupyter_book), "build", str(book), "--builder", "pdflatex", "-W", "-n", "--keep-going"])
