@@ -1,4 +1,4 @@
-"""Sphinx extension for the PDF edition (``make pdf``): explorers as still figures, the site's numbering, a link.
+"""Sphinx extension for the PDF edition (``make pdf``): explorer stills, the site's numbers, a book's back matter.
 
 - **Explorers as stills.** An explorer's display bundle carries, beside the widget view, a PNG of its state
   (``posenc.explorers.stills``). In a LaTeX build, before myst-nb picks one output per bundle, every bundle
@@ -6,6 +6,8 @@
 - **The site's numbers.** With sphinx-jupyterbook-latex, a book with parts gets theorems numbered by
   section ("Theorem 4.2.1") while the website numbers them by chapter ("Theorem 4.1"), as LaTeX numbers
   figures and equations; the PDF uses the site's numbers, so that a reference reads the same in both.
+- **Back matter.** The parts the site leaves unnumbered are lettered appendices; the bibliography page does
+  not leave an empty chapter behind when LaTeX gathers the citations at the end.
 - **The site links to the PDF** where the page says ```{pdf-edition}```, and only when the PDF has been
   built (``_build/latex/<name>.pdf``): the HTML build then copies it into the site. Without a TeX toolchain
   there is no PDF, and no link to dangle.
