@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup book browser sandbox test grade exercises bench lint clean
+.PHONY: setup book browser sandbox texlive pdf test grade exercises bench lint clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -46,7 +46,27 @@ sandbox:  ## install bubblewrap (as root on Debian), the sandbox of the grader
 	      || { echo "make: installing bubblewrap failed"; [ "$$CI" != true ]; }; \
 	  else echo "make: no bwrap and not root on Debian: grading needs --no-sandbox, its tests are skipped"; fi; fi
 
-test: book browser sandbox  ## the whole suite: package, notebooks, exercises, site (with the browser tests)
+# The PDF edition: Jupyter Book's LaTeX builder with xelatex and Debian's texlive. As root on Debian (as in CI)
+# the toolchain is installed here (large: texlive-fonts-extra alone is a 509 MB download; it holds bbm.sty,
+# which sphinx-jupyterbook-latex's class requires); elsewhere `make pdf` and the PDF tests are skipped with a
+# message, except with CI=true, where a missing tool fails the run.
+TEXLIVE := texlive-xetex texlive-latex-extra texlive-fonts-recommended texlive-fonts-extra texlive-science \
+           latexmk fonts-freefont-otf poppler-utils
+HAVE_TEX = command -v xelatex >/dev/null && command -v latexmk >/dev/null && command -v pdftotext >/dev/null \
+           && kpsewhich bbm.sty >/dev/null
+texlive:  ## install the LaTeX toolchain of `make pdf` (as root on Debian)
+	@if ! { $(HAVE_TEX); }; then \
+	  if [ "$$(id -u)" = 0 ] && command -v apt-get >/dev/null; then \
+	    (apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+	      $(TEXLIVE) >/dev/null) || { echo "make: installing texlive failed"; [ "$$CI" != true ]; }; \
+	  else echo "make: no xelatex/latexmk/pdftotext/bbm.sty and not root on Debian: no PDF; its tests skip"; fi; fi
+
+pdf: setup texlive  ## build the PDF edition _build/latex/where-words-are.pdf and copy it into the site
+	@if $(HAVE_TEX); then $(PY) tools/build_pdf.py .; \
+	else echo "make: no TeX toolchain: the PDF is not built"; [ "$$CI" != true ]; fi
+
+# The PDF comes first: the HTML build copies it into the site and links to it from the intro page.
+test: pdf book browser sandbox  ## the whole suite: package, notebooks, exercises, site (with the browser tests), PDF
 	$(PY) -m pytest
 
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md).

@@ -7,14 +7,16 @@ JavaScript formulas are also run under node, where node is installed, and compar
 
 from __future__ import annotations
 
+import base64
 import json
 import shutil
+import struct
 import subprocess
 
 import numpy as np
 import pytest
 import traitlets
-from hypothesis import given
+from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc.clock import hand_periods
@@ -163,3 +165,64 @@ def test_the_javascript_formulas_match_posenc(tmp_path):
     assert out["score"] == pytest.approx(apply_rope(q[None], [9])[0] @ apply_rope(k[None], [4])[0], abs=1e-12)
     np.testing.assert_allclose(out["gaps"], [7 % (2 * np.pi), 2 * np.pi - 6, 44 - 14 * np.pi, 32 * np.pi - 100],
                                atol=1e-12)
+
+
+# The still picture in the display bundle (posenc.explorers.stills): the PDF edition shows it in place of the widget.
+
+
+@pytest.mark.parametrize("kind", sorted(EXPLORERS))
+def test_each_explorer_displays_as_the_widget_with_a_still_png_beside_it(kind):
+    import matplotlib.pyplot as plt
+
+    explorer = EXPLORERS[kind]()
+    figures_before = plt.get_fignums()
+    data, _ = explorer._repr_mimebundle_()
+    assert data["application/vnd.jupyter.widget-view+json"]["model_id"] == explorer.model_id
+    png = base64.b64decode(data["image/png"])
+    assert png.startswith(b"\x89PNG\r\n\x1a\n")
+    width, height = struct.unpack(">II", png[16:24])
+    assert (width, height) >= (900, 400)
+    assert plt.get_fignums() == figures_before  # no stray figure under the inline backend
+
+
+def test_front_ends_with_widgets_prefer_the_widget_and_the_pdf_takes_the_still():
+    from myst_nb.core.render import get_mime_priority
+
+    html, latex = get_mime_priority("html", []), get_mime_priority("latex", [])
+    assert html.index("application/vnd.jupyter.widget-view+json") < html.index("image/png")
+    assert "application/vnd.jupyter.widget-view+json" not in latex
+    assert latex.index("image/png") < latex.index("text/plain")
+
+
+def still_texts(explorer) -> str:
+    from matplotlib.text import Text
+
+    return "\n".join(text.get_text() for text in explorer.still().findobj(Text))
+
+
+@settings(max_examples=8)  # a still takes a few tenths of a second to draw
+@given(m=positions, n=positions, pair=st.integers(0, 31))
+def test_rope_still_shows_the_state_and_readouts_of_its_explorer(m, n, pair):
+    from posenc.explorers.stills import fmt
+
+    explorer = RopeExplorer(m=m, n=n, pair=pair)
+    texts, readouts = still_texts(explorer), explorer.readouts()
+    assert f"query position m = {m}, key position n = {n}, pair i = {pair}" in texts
+    assert fmt(readouts["full_dot"]) in texts and fmt(readouts["pair_dot"]) in texts
+
+
+def test_sinusoidal_and_clock_stills_show_their_readouts():
+    from posenc.explorers.stills import fmt
+
+    table = SinusoidalExplorer(d_model=16, position=5, dimension=3)
+    assert fmt(table.readouts()["value"]) in still_texts(table)
+    clock = ClockExplorer()  # hand 0: position 6 lands next to position 0
+    texts = still_texts(clock)
+    assert "6 (0.283 rad apart)" in texts and "yes: 6 lands closer to 0 than a neighbour" in texts
+    assert "no: the nearest position is a neighbour" in still_texts(ClockExplorer(hand=5))
+
+
+def test_fmt_writes_numbers_as_the_page_does():
+    from posenc.explorers.stills import fmt
+
+    assert [fmt(-0.5), fmt(-0.0001), fmt(2.0, 1), fmt(1e-7, 6)] == ["\u22120.500", "0.000", "2.0", "0.000000"]

@@ -6,7 +6,10 @@ file) travels inside the widget's state, so the same object
 - is an ordinary ipywidget in a live kernel (Jupyter, Colab, Binder): its traits sync both ways, and
   setting ``explorer.m = 7`` in Python moves the slider on the page; and
 - keeps working on the book's static website, where no kernel runs: the page's widget manager loads the
-  embedded state and the JavaScript recomputes every readout and drawing from it.
+  embedded state and the JavaScript recomputes every readout and drawing from it; and
+- shows as a still picture of its current state where no widget can run (the PDF edition, a notebook
+  viewer): its display bundle carries a PNG (:mod:`posenc.explorers.stills`) beside the widget view, which
+  every widget-aware front end prefers.
 
 The JavaScript computes from the widget's state alone, with the formulas of :mod:`posenc.sinusoidal`
 and :mod:`posenc.rotary`: the ladder :math:`\theta_j = \text{base}^{-2j/d}`, the table
@@ -27,6 +30,7 @@ True
 
 from __future__ import annotations
 
+from binascii import b2a_base64
 from pathlib import Path
 
 import anywidget
@@ -36,6 +40,7 @@ import traitlets as t
 from ..clock import angular_distance, hand_periods, offset_distance, wrapped_angles
 from ..rotary import apply_rope
 from ..sinusoidal import frequencies, position_vectors, similarity, wavelengths
+from .stills import clock_still, rope_still, sinusoidal_still, still_png
 
 __all__ = ["SinusoidalExplorer", "RopeExplorer", "ClockExplorer", "EXPLORERS", "D_MODELS"]
 
@@ -63,7 +68,23 @@ def _nearest(values: np.ndarray, skip: int) -> int:
     return int(others[values[others] <= best + 1e-9][0])
 
 
-class SinusoidalExplorer(anywidget.AnyWidget):
+class _Explorer(anywidget.AnyWidget):
+    """What every explorer shares: a display bundle with a still PNG of the current state beside the widget."""
+
+    _draw_still = None  # each explorer's function of posenc.explorers.stills
+
+    def still(self):
+        """The explorer's current state as a matplotlib figure (the same panels and readouts as the page)."""
+        return type(self)._draw_still(self)
+
+    def _repr_mimebundle_(self, **kwargs):
+        """anywidget's bundle (``text/plain`` and the widget view) plus ``image/png``: :meth:`still`."""
+        data, metadata = super()._repr_mimebundle_(**kwargs)
+        data["image/png"] = b2a_base64(still_png(self.still()), newline=False).decode("ascii")
+        return data, metadata
+
+
+class SinusoidalExplorer(_Explorer):
     r"""The sinusoidal table as a heatmap, one dimension's wavelength, and the similarity of one position to all.
 
     Traits (synced with the page): ``d_model`` (16, 64 or 128), ``position`` :math:`p`, ``dimension``
@@ -76,6 +97,7 @@ class SinusoidalExplorer(anywidget.AnyWidget):
 
     _esm = _module("sinusoidal")
     _css = _CSS
+    _draw_still = staticmethod(sinusoidal_still)
     d_model = t.Int(64).tag(sync=True)
     position = t.Int(12).tag(sync=True)
     dimension = t.Int(0).tag(sync=True)
@@ -124,7 +146,7 @@ class SinusoidalExplorer(anywidget.AnyWidget):
         }
 
 
-class RopeExplorer(anywidget.AnyWidget):
+class RopeExplorer(_Explorer):
     r"""RoPE on one pair of a query and a key: positions ``m`` and ``n``, pair ``pair``, "Both +1" and "Both +5".
 
     Pair :math:`i` of ``q`` turns by :math:`m\theta_i` and pair :math:`i` of ``k`` by :math:`n\theta_i`.
@@ -136,6 +158,7 @@ class RopeExplorer(anywidget.AnyWidget):
 
     _esm = _module("rope")
     _css = _CSS
+    _draw_still = staticmethod(rope_still)
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
     seed = t.Int(2021)
@@ -204,7 +227,7 @@ class RopeExplorer(anywidget.AnyWidget):
         }
 
 
-class ClockExplorer(anywidget.AnyWidget):
+class ClockExplorer(_Explorer):
     r"""RoPE's clock: ``d/2`` hands, hand :math:`j` turning :math:`\theta_j` radians per position.
 
     Position :math:`q` sits on hand :math:`j` at the angle :math:`q\theta_j`. Two positions whose angles
@@ -215,6 +238,7 @@ class ClockExplorer(anywidget.AnyWidget):
 
     _esm = _module("clock")
     _css = _CSS
+    _draw_still = staticmethod(clock_still)
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
     hand = t.Int(0).tag(sync=True)

@@ -1,0 +1,175 @@
+"""The PDF edition (`make pdf`, which `make test` runs first), read back with poppler's pdftotext and pdfinfo.
+
+Where there is no TeX toolchain (the Makefile installs it as root on Debian) these tests are skipped with a
+message; with CI=true a missing toolchain or a missing PDF fails them instead. The comparisons with the
+website use the built site (`make book`), so that both editions are held to the same numbers.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+from functools import cache
+from pathlib import Path
+
+import pytest
+import yaml
+from bs4 import BeautifulSoup
+from pybtex.database import parse_file
+
+ROOT = Path(__file__).resolve().parent.parent
+CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
+PDF = ROOT / "_build" / "latex" / Path(CONFIG["latex"]["latex_documents"]["targetname"]).with_suffix(".pdf").name
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
+def need(condition: bool, message: str) -> None:
+    """Skip with ``message`` unless ``condition``; with CI=true, fail instead."""
+    if not condition:
+        (pytest.fail if os.environ.get("CI") == "true" else pytest.skip)(message)
+
+
+@pytest.fixture(scope="module")
+def pdf() -> Path:
+    need(bool(shutil.which("pdftotext") and shutil.which("pdfinfo")), "no pdftotext/pdfinfo (poppler-utils): "
+         "`make pdf` installs them as root on Debian")
+    if not PDF.is_file():
+        need(bool(shutil.which("xelatex")), f"no xelatex and no {PDF.name}: `make pdf` installs texlive as root on "
+             "Debian")
+        pytest.fail(f"no {PDF}: run `make pdf` (`make test` does it for you)")
+    return PDF
+
+
+@cache
+def pdf_text(path: Path) -> str:
+    return subprocess.run(["pdftotext", "-enc", "UTF-8", str(path), "-"], check=True, capture_output=True,
+                          text=True).stdout
+
+
+def flat(text: str) -> str:
+    """``text`` with every run of whitespace as one space: lines break anywhere in a PDF."""
+    return re.sub(r"\s+", " ", text)
+
+
+def dense(text: str) -> str:
+    """``text`` with no whitespace and no hyphens: LaTeX also breaks lines after a hyphen (``1.8e-`` / ``12``),
+    and pdftotext drops a hyphen that ends a line (``Transformer-`` / ``XL`` comes out ``TransformerXL``)."""
+    return re.sub(r"[\s-]+", "", text)
+
+
+def toc_documents() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
+
+
+def document_title(document: str) -> str:
+    """The first ``# `` heading of a chapter (.ipynb) or page (.md), as plain text."""
+    path = next(ROOT.glob(document + ".*"))
+    if path.suffix == ".ipynb":
+        import json
+
+        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
+        source = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
+    else:
+        source = path.read_text(encoding="utf-8")
+    heading = re.search(r"^# (.+)$", source, re.MULTILINE).group(1)
+    return re.sub(r"[`*]", "", heading).strip()
+
+
+def site_soup(site: Path, document: str) -> BeautifulSoup:
+    return BeautifulSoup((site / f"{document}.html").read_text(encoding="utf-8"), "html.parser")
+
+
+def test_pdf_is_named_and_titled_from_the_config(pdf):
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    assert re.search(rf"^Title:\s+{re.escape(CONFIG['title'])}$", info, re.MULTILINE), info
+    first_page = subprocess.run(["pdftotext", "-l", "1", str(pdf), "-"], check=True, capture_output=True,
+                                text=True).stdout
+    assert CONFIG["title"] in first_page
+
+
+def test_every_chapter_and_appendix_is_in_the_pdf_in_order_numbered_as_on_the_site(pdf):
+    """Lecture chapters keep the site's numbers; appendices, unnumbered on the site, are lettered. The last
+    appendix, the bibliography page, becomes LaTeX's own bibliography (see test_the_bibliography_...)."""
+    text = flat(pdf_text(pdf))
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    lecture, appendices = toc["parts"][0]["chapters"], toc["parts"][1]["chapters"]
+    headings = [f"Chapter {number}. {document_title(chapter['file'])}" for number, chapter in enumerate(lecture, 1)]
+    headings += [f"Appendix {letter}. {document_title(appendix['file'])}"
+                 for letter, appendix in zip("ABCDEFGHIJ", appendices[:-1], strict=False)]
+    assert document_title(appendices[-1]["file"]) == "Bibliography"
+    missing = [heading for heading in headings if heading not in text]
+    assert not missing, missing
+    positions = [text.index(heading) for heading in headings]
+    assert positions == sorted(positions), "the chapters are not in the order of _toc.yml"
+
+
+def test_no_unresolved_reference_and_no_missing_glyph(pdf):
+    text = pdf_text(pdf)
+    assert "??" not in text, flat(text[max(text.index("??") - 200, 0):text.index("??") + 100])
+    log = pdf.with_suffix(".log").read_text(encoding="utf-8", errors="replace")
+    undefined = re.findall(r"(?:Reference|Citation|Hyper reference) `[^']*' on page \d+ undefined", log)
+    assert not undefined, undefined
+    missing = sorted(set(re.findall(r"Missing character: There is no (.) ", log)))
+    assert not missing, f"glyphs missing from the fonts: {missing}"
+
+
+def test_glued_numbers_are_in_the_pdf(pdf, site):
+    text = dense(pdf_text(pdf))
+    glued = {
+        document: [span.get_text() for span in site_soup(site, document).select("span.pasted-text")]
+        for document in toc_documents()
+    }
+    assert sum(map(len, glued.values())) > 100, "the site has hardly any glued values: is it built?"
+    missing = {doc: [v for v in values if dense(v) not in text] for doc, values in glued.items()}
+    assert not any(missing.values()), missing
+
+
+def test_theorem_figure_and_equation_numbers_match_the_site(pdf, site):
+    text = flat(pdf_text(pdf))
+    for document in toc_documents():
+        soup = site_soup(site, document)
+        labels = [span.get_text() for span in soup.select("span.caption-number, span.eqno")]
+        numbers = {re.search(r"[A-Z][a-z.]* \d+\.\d+|\(\d+\.\d+\)", label).group() for label in labels}
+        for number in sorted(numbers):
+            assert number in text, f"{document}: {number!r} is on the site but not in the PDF"
+
+
+def test_the_bibliography_lists_every_cited_work(pdf):
+    text = dense(pdf_text(pdf)).casefold()
+    assert "bibliography" in text
+    cited = set()
+    for path in [*ROOT.glob("chapters/*.ipynb"), *ROOT.glob("appendix/*"), ROOT / "intro.md", ROOT / "glossary.md"]:
+        for keys in re.findall(r"\{cite(?::[a-z]+)?\}`([^`]+)`", path.read_text(encoding="utf-8")):
+            cited.update(key.strip() for key in keys.split(","))
+    entries = parse_file(ROOT / "references.bib").entries
+    assert cited and cited <= set(entries), cited - set(entries)
+    for key in sorted(cited):
+        title = dense(re.sub(r"[{}\\]", "", entries[key].fields["title"])).casefold()
+        assert title in text, f"{key}: {title!r} not in the PDF's bibliography"
+
+
+def test_page_count_is_sane(pdf):
+    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
+    pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.MULTILINE).group(1))
+    documents = len(toc_documents())
+    assert 3 * documents <= pages <= 25 * documents, pages
+
+
+def test_each_explorer_is_a_still_with_a_link_to_its_page(pdf, site):
+    text = dense(pdf_text(pdf))
+    for document in toc_documents():
+        views = len(site_soup(site, document).find_all("script", type=WIDGET_VIEW))
+        url = dense(f"{document}.html")
+        stills = len(re.findall(r"Astilloftheexplorer[^:]*:https://[^:]*?" + re.escape(url), text))
+        assert stills == views, f"{document}: {views} explorers on the site, {stills} stills linking to it in the PDF"
+    assert "Astilloftheexplorer" in text
+
+
+def test_the_site_links_to_the_pdf(pdf, site):
+    copy = site / pdf.name
+    assert copy.read_bytes() == pdf.read_bytes(), "the site's PDF is not the one just built"
+    links = [a["href"] for a in site_soup(site, "intro").find_all("a", href=True) if a["href"].endswith(".pdf")]
+    assert links == [pdf.name]
