@@ -16,10 +16,7 @@ import nbformat
 import pytest
 from conftest import ROOT
 
-try:  # the grader's package (moving from posenc.grading to posenc_grader)
-    from posenc_grader import Limits, grade_class, samples
-except ImportError:
-    from posenc.grading import Limits, grade_class, samples
+from posenc_grader import Limits, grade_class, samples
 
 pytestmark = pytest.mark.slow
 

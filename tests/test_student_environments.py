@@ -29,10 +29,7 @@ sys.path.insert(0, str(ROOT / "tools"))
 import course_links  # noqa: E402
 import student_env  # noqa: E402
 
-try:  # the grader's package (moving from posenc.grading to posenc_grader)
-    from posenc_grader import samples
-except ImportError:
-    from posenc.grading import samples
+from posenc_grader import samples
 
 pytestmark = pytest.mark.slow
 
