@@ -4,7 +4,7 @@ VENV   := .venv
 PY     := $(VENV)/bin/python
 STAMP  := $(VENV)/.installed
 
-.PHONY: setup npm book browser test publish grade exercises bench lint clean
+.PHONY: setup npm book browser test publish grade exercises bench bench-site lint clean
 
 $(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
@@ -54,6 +54,9 @@ exercises: setup  ## regenerate the student versions exercises/release/ from exe
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table
 	$(PY) benchmarks/rope.py --write benchmarks/results/rope.md
+
+bench-site: book browser  ## Lighthouse (mobile) on every chapter page; refresh benchmarks/results/lighthouse.md
+	$(PY) benchmarks/lighthouse.py --write benchmarks/results/lighthouse.md
 
 lint: setup
 	$(PY) -m ruff check .

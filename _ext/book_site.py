@@ -12,6 +12,12 @@
   duplicate check tells filename ``''`` from ``None``); sphinx-thebe's inline script declares
   ``const THEBE_JS_URL``, and the second copy throws ``Identifier 'THEBE_JS_URL' has already been
   declared`` on every page. Each page's script list is de-duplicated before it is rendered.
+- **Scripts that do not block the first paint.** Every script file on a page is loaded with ``defer``: the
+  browser fetches it while it parses the page and runs it, in page order, once the page is parsed, instead of
+  stopping to fetch each one. The theme's and the extensions' scripts all wait for the page anyway; the
+  inline scripts (settings such as ``toggleHintShow``) still run first, where they stand. Only Sphinx's
+  ``documentation_options.js`` (405 bytes) stays as it is: the inline script of an index page sets
+  ``DOCUMENTATION_OPTIONS.COLLAPSE_INDEX`` while the page is parsed.
 - **A description for search engines.** Each page gets ``<meta name="description">`` from its own text: a
   ``description`` in its front matter (MyST's ``html_meta``) if it has one, otherwise its first paragraph of
   prose, cut at a word boundary to at most ``DESCRIPTION_LENGTH`` characters.
@@ -24,6 +30,7 @@ import re
 
 from docutils import nodes
 from sphinx.application import Sphinx
+from sphinx.builders.html._assets import _JavaScript
 from sphinx.environment import BuildEnvironment
 
 
@@ -94,6 +101,22 @@ def drop_unused_sphinx_design(app: Sphinx, pagename: str, templatename: str, con
             ]
 
 
+NOT_DEFERRED = ("_static/documentation_options.js",)  # inline scripts on index pages use what it defines
+
+
+def defer_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Load every script file of the page with ``defer`` (unless it is ``async``, or in ``NOT_DEFERRED``);
+    inline scripts stay as they are."""
+    deferred = []
+    for script in context.get("script_files", []):
+        attributes = getattr(script, "attributes", {})
+        waits = isinstance(script, _JavaScript) and script.filename and script.filename not in NOT_DEFERRED
+        if waits and not {"async", "defer"} & set(attributes):
+            script = _JavaScript(script.filename, priority=script.priority, **attributes, defer="defer")
+        deferred.append(script)
+    context["script_files"] = deferred
+
+
 DESCRIPTION_LENGTH = 160
 NOT_PROSE = (nodes.Admonition, nodes.sidebar, nodes.topic, nodes.footnote, nodes.citation, nodes.table,
              nodes.caption, nodes.figure)
@@ -137,4 +160,5 @@ def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", citations_as_list_items)
     app.connect("html-page-context", drop_unused_sphinx_design)
     app.connect("html-page-context", add_meta_description)
+    app.connect("html-page-context", defer_scripts, priority=950)  # after every handler that adds scripts
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": False}

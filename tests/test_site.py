@@ -167,3 +167,15 @@ def test_every_page_describes_itself_for_search_engines(site):
         descriptions[page.relative_to(site).as_posix()] = meta["content"]
     assert len(set(descriptions.values())) == len(descriptions), "two pages share a description"
     assert soup_of(site / "intro.html").find("link", rel="icon") is not None, "no favicon"
+
+
+def test_every_kind_of_explorer_appears_on_the_site(site):
+    text = "\n".join(p.read_text(encoding="utf-8") for p in pages(site))
+    for kind, cls in EXPLORERS.items():
+        assert f'"_anywidget_id": "{cls.__module__}.{cls.__name__}"' in text, f"no {kind} explorer on the site"
+
+
+@pytest.mark.parametrize("path", ["glossary.html", "appendix/explorers.html"])
+def test_the_glossary_and_the_explorers_are_in_the_table_of_contents(site, path):
+    toc_links = {a["href"] for a in soup_of(site / "intro.html").select("nav a[href]")}
+    assert path in toc_links, f"{path} is not in the book's navigation"

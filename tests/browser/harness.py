@@ -1,10 +1,11 @@
 """The browser tests' harness: the built site over http, Debian's chromium, and nothing from anywhere else.
 
-The site serves every file its pages load (MathJax, require.js, the widget manager and anywidget are copied
-into ``_static/vendor/`` at build time), so the browser is given nothing but the site: every request that
-leaves it is refused and recorded, as it would fail for a reader offline or behind a firewall that blocks
-the CDNs. The server compresses text files with gzip, as GitHub Pages does, and a page's weight is what
-its first visit transfers: each file it loads from the site, gzipped where it is text.
+The site serves every file its pages load (the math is typeset at build time and uses MathJax's fonts;
+require.js, the widget manager and anywidget are copied into ``_static/vendor/``), so the browser is given
+nothing but the site: every request that leaves it is refused and recorded, as it would fail for a reader
+offline or behind a firewall that blocks the CDNs. The server compresses text files with gzip, as GitHub
+Pages does, and a page's weight is what its first visit transfers: each file it loads from the site,
+gzipped where it is text.
 """
 
 from __future__ import annotations
@@ -176,9 +177,8 @@ def launch(playwright):
 
 
 WAIT_FOR_PAGE = """async () => {
-  // MathJax typesets once its startup promise resolves; widgets render once the manager has run, which
+  // The math was typeset when the site was built; widgets render once the manager has run, which
   // _static/vendor/widgets.js loads when an explorer comes near the screen: scroll to the first, and back.
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
   const viewScripts = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
   const views = viewScripts.length;
   if (views) {
@@ -202,8 +202,6 @@ def open_page(context, server: SiteServer, rel: str, visits: list[Visit]):
     page = context.new_page()
     watch(page, server, visit)
     page.goto(server.url(rel), wait_until="load")
-    page.wait_for_function("() => !document.querySelector('.math') || (window.MathJax && MathJax.startup)",
-                           timeout=15000)
     page.evaluate(WAIT_FOR_PAGE)
     page.wait_for_load_state("networkidle")
     return page, visit
