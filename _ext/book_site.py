@@ -17,7 +17,8 @@
   stopping to fetch each one. The theme's and the extensions' scripts all wait for the page anyway; the
   inline scripts (settings such as ``toggleHintShow``) still run first, where they stand. Only Sphinx's
   ``documentation_options.js`` (405 bytes) stays as it is: the inline script of an index page sets
-  ``DOCUMENTATION_OPTIONS.COLLAPSE_INDEX`` while the page is parsed.
+  ``DOCUMENTATION_OPTIONS.COLLAPSE_INDEX`` while the page is parsed. The search page keeps its scripts as
+  they are: its template's own scripts (``searchtools.js``) call ``doctools.js`` as soon as they load.
 - **A description for search engines.** Each page gets ``<meta name="description">`` from its own text: a
   ``description`` in its front matter (MyST's ``html_meta``) if it has one, otherwise its first paragraph of
   prose, cut at a word boundary to at most ``DESCRIPTION_LENGTH`` characters.
@@ -102,11 +103,14 @@ def drop_unused_sphinx_design(app: Sphinx, pagename: str, templatename: str, con
 
 
 NOT_DEFERRED = ("_static/documentation_options.js",)  # inline scripts on index pages use what it defines
+NOT_DEFERRED_PAGES = ("search",)  # searchtools.js, not in the script list, runs doctools.js's _ready at once
 
 
 def defer_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """Load every script file of the page with ``defer`` (unless it is ``async``, or in ``NOT_DEFERRED``);
     inline scripts stay as they are."""
+    if pagename in NOT_DEFERRED_PAGES:
+        return
     deferred = []
     for script in context.get("script_files", []):
         attributes = getattr(script, "attributes", {})

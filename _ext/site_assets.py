@@ -69,7 +69,8 @@ HTML_MANAGER = Vendored(  # the AMD bundles and the icon fonts their CSS asks fo
     ("dist/*.js", "dist/*.woff2", "dist/*.woff", "dist/*.ttf", "dist/*.eot", "dist/*.svg", "dist/*.LICENSE.txt"),
 )
 ANYWIDGET = Vendored("anywidget", ("dist/index.js", "LICENSE*"))
-PACKAGES = (MATHJAX, REQUIREJS, HTML_MANAGER, ANYWIDGET)
+WIDGET_PACKAGES = (REQUIREJS, HTML_MANAGER, ANYWIDGET)
+PACKAGES = (MATHJAX, *WIDGET_PACKAGES)
 
 
 def loader_paths(node_modules: Path) -> dict:
@@ -86,10 +87,11 @@ def loader_paths(node_modules: Path) -> dict:
     }
 
 
-def copy_vendored(static: Path, node_modules: Path = NODE_MODULES) -> Path:
-    """Copy every vendored package into ``static/vendor/NAME@VERSION/`` and write ``widgets.js``; return the folder."""
+def copy_vendored(static: Path, node_modules: Path = NODE_MODULES, packages: tuple = PACKAGES) -> Path:
+    """Copy ``packages`` into ``static/vendor/NAME@VERSION/`` (and write ``widgets.js`` when they include the
+    widget manager); return the folder."""
     vendor = static / VENDOR
-    for package in PACKAGES:
+    for package in packages:
         source, target = node_modules / package.name, vendor / package.folder(node_modules)
         files = package.files(node_modules)
         if not files:
@@ -98,8 +100,10 @@ def copy_vendored(static: Path, node_modules: Path = NODE_MODULES) -> Path:
             destination = target / path.relative_to(source)
             destination.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(path, destination)
-    loader = LOADER.read_text(encoding="utf-8").replace("__VENDOR_PATHS__", json.dumps(loader_paths(node_modules)))
-    (vendor / "widgets.js").write_text(loader, encoding="utf-8")
+    if HTML_MANAGER in packages:
+        paths = json.dumps(loader_paths(node_modules))
+        (vendor / "widgets.js").write_text(LOADER.read_text(encoding="utf-8").replace("__VENDOR_PATHS__", paths),
+                                           encoding="utf-8")
     return vendor
 
 
@@ -187,18 +191,27 @@ def posixpath_static(filename: str) -> str:
     return filename if "://" in filename else f"_static/{filename}"
 
 
+def note_widget_pages(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
+    """Remember whether any page loads the widget loader (then the widget manager must be copied)."""
+    if any(str(getattr(script, "filename", "")).endswith(f"{VENDOR}/widgets.js")
+           for script in context.get("script_files", [])):
+        app.builder.widgets = True
+
+
 def vendor_assets(app: Sphinx, exception: Exception | None) -> None:
     """After an HTML build, put the vendored files and the math stylesheet into the site, and check that
     the configuration finds what it names."""
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"
-    vendor = copy_vendored(static)
     typesetter = getattr(app.builder, "typesetter", None)
+    widgets = getattr(app.builder, "widgets", False)
+    packages = ((MATHJAX,) if typesetter else ()) + (WIDGET_PACKAGES if widgets else ())
+    vendor = copy_vendored(static, packages=packages)  # a book with no math and no widget needs no npm
     if typesetter is not None:
         (vendor / MATH_CSS).write_text(typesetter.stylesheet(), encoding="utf-8")
         typesetter.close()
-    missing = [name for name in configured_vendor_files(app) if not (static / name).is_file()]
+    missing = [name for name in configured_vendor_files(app) if widgets and not (static / name).is_file()]
     if missing:
         raise ExtensionError(f"site_assets: the configuration loads {missing} from _static/, but no such file was "
                              f"copied from {NODE_MODULES} (check the versions in _config.yml against package.json)")
@@ -206,5 +219,6 @@ def vendor_assets(app: Sphinx, exception: Exception | None) -> None:
 
 def setup(app: Sphinx) -> dict:
     app.connect("html-page-context", typeset_page, priority=900)  # after sphinx.ext.mathjax adds its scripts
+    app.connect("html-page-context", note_widget_pages, priority=900)
     app.connect("build-finished", vendor_assets)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": False}

@@ -9,13 +9,15 @@ trips, 1.6 Mbit/s, a CPU four times slower than this machine's). The site is ser
 gzipped, as GitHub Pages serves it; every https request (any CDN) is blocked. Performance is a weighted
 score of first contentful paint (FCP), largest contentful paint (LCP), total blocking time (TBT),
 cumulative layout shift (CLS) and speed index (SI). The scores move a little from run to run; the table is
-one run on the machine it names.
+one run on the machine it names. Lighthouse simulates the phone's CPU by multiplying the time each task took
+here, so a busy machine (see the load average in the table's heading) makes the scores worse than they are.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import sys
 from datetime import datetime, timezone
@@ -59,9 +61,11 @@ def markdown(rows: list[dict]) -> str:
     """The table, with the machine, the date and the Lighthouse version."""
     version = json.loads((LIGHTHOUSE.parents[1] / "package.json").read_text())["version"]
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d")
+    load = os.getloadavg()[0]
     lines = [
         f"Lighthouse {version}, mobile defaults (simulated slow 4G, 4x CPU slowdown), Debian chromium; "
-        f"{platform.machine()}, {when}; site served with gzip, every request outside it blocked.",
+        f"{platform.machine()}, {os.cpu_count()} cores, load average {load:.1f} at the end of the run, {when}; "
+        "site served with gzip, every request outside it blocked.",
         "",
         "| chapter | performance | FCP | LCP | TBT | CLS | SI | transfer | accessibility | best practices | SEO |",
         "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",

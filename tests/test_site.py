@@ -179,3 +179,16 @@ def test_every_kind_of_explorer_appears_on_the_site(site):
 def test_the_glossary_and_the_explorers_are_in_the_table_of_contents(site, path):
     toc_links = {a["href"] for a in soup_of(site / "intro.html").select("nav a[href]")}
     assert path in toc_links, f"{path} is not in the book's navigation"
+
+
+def test_no_reading_page_blocks_its_first_paint_on_scripts_or_more_than_one_stylesheet(site):
+    for page in pages(site):
+        if page.name in {"search.html", "index.html"}:
+            continue  # the search page keeps Sphinx's order; index.html only redirects
+        head = soup_of(page).head
+        blocking = [s["src"] for s in head.find_all("script", src=True) if not s.has_attr("defer")
+                    and not s.has_attr("async") and "documentation_options.js" not in s["src"]]
+        assert blocking == [], f"{page.name}: scripts that block the first paint"
+        sheets = [link["href"] for link in head.find_all("link", rel="stylesheet")]
+        assert len(sheets) == 1 and "_static/bundles/" in sheets[0], f"{page.name}: {sheets}"
+        assert not head.find("script", src=re.compile("mathjax", re.IGNORECASE)), f"{page.name} loads MathJax"
