@@ -124,16 +124,51 @@ def test_no_page_loads_a_script_twice(site):
         assert len(bodies) == len(set(bodies)), f"{page.name} repeats an inline script (THEBE_JS_URL, once)"
 
 
-def test_widget_pages_load_the_anywidget_that_python_pins(site):
+def test_widget_pages_load_the_anywidget_that_python_pins_from_the_site(site):
     from importlib.metadata import version
 
     python_version = version("anywidget")
     npm = json.loads((ROOT / "package.json").read_text())["devDependencies"]["anywidget"]
     assert npm == python_version, f"package.json pins anywidget {npm}, Python has {python_version}"
+    assert (site / "_static" / "vendor" / f"anywidget@{python_version}" / "dist" / "index.js").is_file()
+    loader = (site / "_static" / "vendor" / "widgets.js").read_text(encoding="utf-8")
+    assert f'"anywidget": "anywidget@{python_version}/dist/index"' in loader, "widgets.js does not pin anywidget"
     widget_pages = [p for p in pages(site) if "application/vnd.jupyter.widget-state+json" in p.read_text()]
     assert widget_pages, "no page embeds widget state, so no explorer can work on the site"
     for page in widget_pages:
-        assert f"anywidget@{python_version}/dist/index" in page.read_text(), f"{page.name}: anywidget path not pinned"
+        sources = [tag["src"] for tag in soup_of(page).find_all("script", src=True)]
+        assert any(src.endswith("_static/vendor/widgets.js") for src in sources), f"{page.name}: no widget loader"
+
+
+REMOTE = re.compile(r"^(?:[a-z][a-z0-9+.-]*:)?//", re.IGNORECASE)
+CSS_REMOTE_URL = re.compile(r"""(?:url\(\s*['"]?|@import\s+['"])((?:https?:)?//[^'")\s]+)""", re.IGNORECASE)
+
+
+def test_no_page_loads_a_script_style_font_or_image_from_another_host(site):
+    remote = []
+    for page in pages(site):
+        soup = soup_of(page)
+        loaded = [tag.get("src") for tag in soup.find_all(["script", "img", "iframe", "source"])]
+        loaded += [tag.get("href") for tag in soup.find_all("link") if set(tag.get("rel", [])) & {
+            "stylesheet", "preload", "modulepreload", "icon", "prefetch"}]
+        remote += [f"{page.relative_to(site)}: {url}" for url in loaded if url and REMOTE.match(url)]
+    for css in (site / "_static").rglob("*.css"):  # fonts and @imports in the site's stylesheets
+        remote += [f"{css.relative_to(site)}: {url}" for url in CSS_REMOTE_URL.findall(css.read_text("utf-8"))]
+    assert remote == [], "files loaded from other hosts:\n" + "\n".join(remote)
+
+
+def test_every_page_describes_itself_for_search_engines(site):
+    descriptions = {}
+    for page in pages(site):
+        rel = page.relative_to(site)
+        if not list((site / "_sources" / rel.parent).glob(f"{rel.stem}.*")):
+            continue  # no source: a page Sphinx generates (the index, search) or the redirect index.html
+        meta = soup_of(page).find("meta", attrs={"name": "description"})
+        assert meta is not None, f"{page.relative_to(site)} has no meta description"
+        assert len(meta["content"].split()) >= 8 and len(meta["content"]) <= 160, meta["content"]
+        descriptions[page.relative_to(site).as_posix()] = meta["content"]
+    assert len(set(descriptions.values())) == len(descriptions), "two pages share a description"
+    assert soup_of(site / "intro.html").find("link", rel="icon") is not None, "no favicon"
 
 
 def test_every_kind_of_explorer_appears_on_the_site(site):
@@ -146,3 +181,16 @@ def test_every_kind_of_explorer_appears_on_the_site(site):
 def test_the_glossary_and_the_explorers_are_in_the_table_of_contents(site, path):
     toc_links = {a["href"] for a in soup_of(site / "intro.html").select("nav a[href]")}
     assert path in toc_links, f"{path} is not in the book's navigation"
+
+
+def test_no_reading_page_blocks_its_first_paint_on_scripts_or_more_than_one_stylesheet(site):
+    for page in pages(site):
+        if page.name in {"search.html", "index.html"}:
+            continue  # the search page keeps Sphinx's order; index.html only redirects
+        head = soup_of(page).head
+        blocking = [s["src"] for s in head.find_all("script", src=True) if not s.has_attr("defer")
+                    and not s.has_attr("async") and "documentation_options.js" not in s["src"]]
+        assert blocking == [], f"{page.name}: scripts that block the first paint"
+        sheets = [link["href"] for link in head.find_all("link", rel="stylesheet")]
+        assert len(sheets) == 1 and "_static/bundles/" in sheets[0], f"{page.name}: {sheets}"
+        assert not head.find("script", src=re.compile("mathjax", re.IGNORECASE)), f"{page.name} loads MathJax"

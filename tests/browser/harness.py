@@ -1,21 +1,22 @@
-"""The browser tests' harness: the built site over http, Debian's chromium, and local copies of the CDN files.
+"""The browser tests' harness: the built site over http, Debian's chromium, and nothing from anywhere else.
 
-The pages load MathJax, require.js, the Jupyter widget manager and anywidget from CDNs, which these
-machines cannot reach. Playwright's request routing answers those requests from the npm packages in
-``node_modules`` (installed by ``npm ci`` from the committed ``package-lock.json``); any other request that
-leaves the site is refused and recorded. A local copy never matches a CDN file's ``integrity`` hash, so the
-server strips ``integrity`` attributes from the HTML it serves (and only there: the files on disk are
-what a reader gets).
+The site serves every file its pages load (the math is typeset at build time and uses MathJax's fonts;
+require.js, the widget manager and anywidget are copied into ``_static/vendor/``), so the browser is given
+nothing but the site: every request that leaves it is refused and recorded, as it would fail for a reader
+offline or behind a firewall that blocks the CDNs. The server compresses text files with gzip, as GitHub
+Pages does, and a page's weight is what its first visit transfers: each file it loads from the site,
+gzipped where it is text.
 """
 
 from __future__ import annotations
 
 import functools
+import gzip
 import io
 import json
 import mimetypes
 import os
-import re
+import subprocess
 import threading
 from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
@@ -29,11 +30,10 @@ CHROMIUM_ARGS = [
     "--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
     "--disable-background-networking", "--disable-component-update", "--disable-sync",
 ]
-# The npm packages the pages need; `npm ci` installs them (see package.json).
-NPM_PACKAGES = ("mathjax", "requirejs", "@jupyter-widgets/html-manager", "anywidget", "axe-core")
-INTEGRITY = re.compile(rb'\s+integrity="[^"]*"')
-NPM_CDN = re.compile(r"^https://(?:cdn\.jsdelivr\.net/npm|unpkg\.com)/((?:@[^/@]+/)?[^/@]+)@([^/]+)/(.*)$")
-CDNJS_REQUIRE = re.compile(r"^https://cdnjs\.cloudflare\.com/ajax/libs/require\.js/([^/]+)/require(?:\.min)?\.js$")
+# The npm packages the tests themselves use; `npm ci` installs them (see package.json).
+NPM_PACKAGES = ("axe-core", "lighthouse")
+LIGHTHOUSE = NODE_MODULES / "lighthouse" / "cli" / "index.js"
+COMPRESSED_SUFFIXES = {".html", ".js", ".css", ".svg", ".json", ".txt", ".xml", ".map"}  # as GitHub Pages
 
 
 def missing_tools() -> list[str]:
@@ -51,51 +51,34 @@ def missing_tools() -> list[str]:
     return missing
 
 
-def _version_matches(wanted: str, installed: str) -> bool:
-    """``"3"`` matches ``"3.2.2"``; ``"1.0.6"`` matches only ``"1.0.6"``."""
-    return installed.split(".")[: len(wanted.split("."))] == wanted.split(".")
-
-
 @functools.cache
-def _installed_version(package: str) -> str | None:
-    manifest = NODE_MODULES / package / "package.json"
-    return json.loads(manifest.read_text())["version"] if manifest.is_file() else None
+def _gzipped(path: Path, mtime_ns: int) -> bytes:
+    return gzip.compress(path.read_bytes(), compresslevel=6, mtime=0)
 
 
-def local_copy(url: str) -> Path | None:
-    """The file in ``node_modules`` that stands in for a CDN ``url``, or None when there is none.
-
-    ``https://cdn.jsdelivr.net/npm/PKG@VERSION/PATH`` (and the same on unpkg) maps to
-    ``node_modules/PKG/PATH`` when the installed version matches; require.js on cdnjs maps to the npm
-    ``requirejs`` package. A path without an extension (as require.js asks for modules) gets ``.js``.
-    """
-    url = url.split("?", 1)[0].split("#", 1)[0]
-    if match := CDNJS_REQUIRE.match(url):
-        package, version, path = "requirejs", match.group(1), "require.js"
-    elif match := NPM_CDN.match(url):
-        package, version, path = match.groups()
-    else:
-        return None
-    installed = _installed_version(package)
-    if installed is None or not _version_matches(version, installed):
-        return None
-    candidates = [NODE_MODULES / package / path, NODE_MODULES / package / f"{path}.js"]
-    return next((c for c in candidates if c.is_file()), None)
+def transfer_size(path: Path) -> int:
+    """Bytes a first visit transfers for ``path``: gzipped for text files (as GitHub Pages sends them)."""
+    if path.suffix in COMPRESSED_SUFFIXES:
+        return len(_gzipped(path, path.stat().st_mtime_ns))
+    return path.stat().st_size
 
 
 class _SiteHandler(SimpleHTTPRequestHandler):
-    """Serves the site's files; HTML without ``integrity`` attributes; no logging."""
+    """Serves the site's files, text gzipped when the browser accepts it; no logging."""
 
     def send_head(self):
         path = Path(self.translate_path(self.path))
         if path.is_dir():
             path = path / "index.html"
-        if path.suffix != ".html" or not path.is_file():
+        gzip_ok = "gzip" in self.headers.get("Accept-Encoding", "")
+        if path.suffix not in COMPRESSED_SUFFIXES or not gzip_ok or not path.is_file():
             return super().send_head()
-        body = INTEGRITY.sub(b"", path.read_bytes())
+        body = _gzipped(path, path.stat().st_mtime_ns)
         self.send_response(200)
-        self.send_header("Content-Type", "text/html; charset=utf-8")
+        self.send_header("Content-Type", mimetypes.guess_type(path.name)[0] or "application/octet-stream")
+        self.send_header("Content-Encoding", "gzip")
         self.send_header("Content-Length", str(len(body)))
+        self.send_header("Cache-Control", "max-age=600")  # as GitHub Pages
         self.end_headers()
         return io.BytesIO(body)
 
@@ -138,31 +121,28 @@ class Visit:
 
     rel: str
     console_errors: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)  # requests to other hosts with no local copy
+    refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
     failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
-    site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes, for the page weight
+    site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
+    decoded: dict[str, int] = field(default_factory=dict)  # URL path -> bytes of the file itself
 
     @property
     def weight(self) -> int:
+        """The first visit's transfer: every file the page loaded from the site, gzipped where it is text."""
         return sum(self.site_files.values())
 
 
-def route_requests(context, server: SiteServer, visits: list[Visit]) -> None:
-    """Answer CDN requests from node_modules, let the site through, refuse (and record) everything else."""
+def refuse_other_hosts(context, server: SiteServer, visits: list[Visit]) -> None:
+    """Let the site's own requests through; refuse, and record, every request that leaves it."""
 
     def handle(route) -> None:
         url = route.request.url
-        if url.startswith(server.origin + "/") or url.startswith("data:") or url.startswith("blob:"):
+        if url.startswith((server.origin + "/", "data:", "blob:")):
             route.continue_()
-            return
-        copy = local_copy(url)
-        if copy is not None:
-            content_type = mimetypes.guess_type(copy.name)[0] or "application/octet-stream"
-            route.fulfill(path=str(copy), content_type=content_type, headers={"Access-Control-Allow-Origin": "*"})
             return
         if visits:
             visits[-1].refused.append(url)
-        route.abort()
+        route.abort("blockedbyclient")
 
     context.route("**/*", handle)
 
@@ -181,7 +161,8 @@ def watch(page, server: SiteServer, visit: Visit) -> None:
         if response.status >= 400:
             visit.failed.append(f"{response.status} {response.url}")
         elif path.is_file():
-            visit.site_files[urlsplit(response.url).path] = path.stat().st_size
+            visit.site_files[urlsplit(response.url).path] = transfer_size(path)
+            visit.decoded[urlsplit(response.url).path] = path.stat().st_size
 
     page.on("console", on_console)
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
@@ -196,9 +177,15 @@ def launch(playwright):
 
 
 WAIT_FOR_PAGE = """async () => {
-  // MathJax typesets once its startup promise resolves; widgets render once the manager has run.
-  if (window.MathJax && MathJax.startup && MathJax.startup.promise) await MathJax.startup.promise;
-  const views = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length;
+  // The math was typeset when the site was built; widgets render once the manager has run, which
+  // _static/vendor/widgets.js loads when an explorer comes near the screen: scroll to the first, and back.
+  const viewScripts = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+  const views = viewScripts.length;
+  if (views) {
+    viewScripts[0].parentElement.scrollIntoView();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+    window.scrollTo(0, 0);
+  }
   const deadline = Date.now() + 15000;
   while (document.querySelectorAll('.posenc-explorer, .widget-subarea > *').length < views
          && Date.now() < deadline) {
@@ -215,8 +202,6 @@ def open_page(context, server: SiteServer, rel: str, visits: list[Visit]):
     page = context.new_page()
     watch(page, server, visit)
     page.goto(server.url(rel), wait_until="load")
-    page.wait_for_function("() => !document.querySelector('.math') || (window.MathJax && MathJax.startup)",
-                           timeout=15000)
     page.evaluate(WAIT_FOR_PAGE)
     page.wait_for_load_state("networkidle")
     return page, visit
@@ -261,3 +246,42 @@ def explorer_kinds(html: str) -> list[str]:
         if anywidget_id in kind_of:
             kinds.append(kind_of[anywidget_id])
     return kinds
+
+
+# ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----
+
+LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
+# The site is served over http from 127.0.0.1; every https and websocket request (any CDN) is blocked.
+LIGHTHOUSE_BLOCKED = ("https://*", "wss://*", "ws://*")
+
+
+def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES, timeout: float = 240) -> dict:
+    """Lighthouse's JSON report for ``url`` with its mobile defaults (a simulated slow 4G network and a 4x
+    slower CPU), in headless chromium, requests outside the site blocked; RuntimeError if it fails."""
+    if not set(categories) <= set(LIGHTHOUSE_CATEGORIES):
+        raise ValueError(f"unknown Lighthouse categories {sorted(set(categories) - set(LIGHTHOUSE_CATEGORIES))}")
+    command = ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
+               f"--only-categories={','.join(categories)}",
+               "--chrome-flags=--headless --no-sandbox --disable-gpu",
+               *(f"--blocked-url-patterns={pattern}" for pattern in LIGHTHOUSE_BLOCKED)]
+    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+                            env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
+    if result.returncode or not result.stdout.strip():
+        raise RuntimeError(f"lighthouse failed on {url} (exit {result.returncode}): {result.stderr[-2000:]}")
+    report = json.loads(result.stdout)
+    if report.get("runtimeError"):
+        raise RuntimeError(f"lighthouse could not load {url}: {report['runtimeError']}")
+    return report
+
+
+def lighthouse_scores(report: dict) -> dict[str, int]:
+    """Category id -> score out of 100."""
+    return {key: round(100 * (category["score"] or 0)) for key, category in report["categories"].items()}
+
+
+def lighthouse_failures(report: dict, category: str) -> list[str]:
+    """The audits that cost ``category`` points: ``"id: title"`` for each weighted audit that did not pass."""
+    audits = report["audits"]
+    return [f"{ref['id']}: {audits[ref['id']]['title']}"
+            for ref in report["categories"][category]["auditRefs"]
+            if ref["weight"] > 0 and audits[ref["id"]]["score"] is not None and audits[ref["id"]]["score"] < 1]
