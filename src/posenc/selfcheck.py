@@ -562,7 +562,7 @@ def check_clock_shift(clock_shift: Callable) -> None:
     _passed("clock_shift", len(cases))
 
 
-# ---------------------------------------------------------------- chapter 8: RoPE in practice
+# ---------------------------------------------------------------- chapter 8: serving RoPE
 
 
 def _check_rope(name: str, function: Callable, layout: str) -> None:
@@ -600,6 +600,9 @@ def check_apply_rope_half(apply_rope_half: Callable) -> None:
     _check_rope("apply_rope_half", apply_rope_half, "half")
 
 
+# ---------------------------------------------------------------- chapter 9: stretching RoPE
+
+
 def check_interpolated_positions(interpolated_positions: Callable) -> None:
     """``interpolated_positions(positions, trained_length, target_length)``: positions squeezed by ``L/L'``."""
     rng = _rng("interpolated_positions")
@@ -628,3 +631,22 @@ def check_ntk_base(ntk_base: Callable) -> None:
             (base * scale ** ((d - 2) / d), "the exponent is upside down.", "solve for the new base once more."),
         ], "solve new_base ** (-(d - 2) / d) == base ** (-(d - 2) / d) / scale for new_base.")
     _passed("ntk_base", len(cases))
+
+
+def check_ntk_frequencies(ntk_frequencies: Callable) -> None:
+    """``ntk_frequencies(d, base, scale)``: the NTK-aware ladder :math:`\\theta_j\\, s^{-2j/(d-2)}`."""
+    rng = _rng("ntk_frequencies")
+    cases = [(4, 10000.0, 2.0), (8, 100.0, 4.0), (16, 10000.0, float(rng.uniform(1.5, 8.0)))]
+    for d, base, scale in cases:
+        args = (d, base, scale)
+        got = _array("ntk_frequencies", _call("ntk_frequencies", ntk_frequencies, *args), (d // 2,), args)
+        theta, tilt = _frequencies(d, base), np.arange(d // 2) / (d // 2 - 1)
+        _judge("ntk_frequencies", args, got, theta * scale ** -tilt, [
+            (theta / scale, "every hand is slowed by the scale: that is position interpolation.",
+             "with the larger base the fastest hand keeps θ_0 = 1."),
+            (_frequencies(d, base * scale), "the base is multiplied by the scale itself.",
+             "the new base is base * scale ** (d / (d - 2)), as in exercise 2."),
+            (theta * scale ** (tilt - 1), "the fastest hand is slowed and the slowest kept: the tilt is reversed.",
+             "hand 0 keeps its frequency; the last hand is slowed by exactly the scale."),
+        ], "hand j should turn base ** (-2j/d) * scale ** (-2j/(d-2)) radians per position.")
+    _passed("ntk_frequencies", len(cases))
