@@ -306,7 +306,7 @@ def clock_separation(offsets, one_hand, whole_clock):
     return fig
 
 
-# Chapter 8: RoPE in practice (the base, context extension, precision, ALiBi, long-term decay).
+# Chapters 8 and 9: serving and stretching RoPE (the base, context extension, precision, ALiBi, long-term decay).
 
 
 def base_wavelengths(wavelengths: dict[str, np.ndarray], contexts: dict[str, int]):
