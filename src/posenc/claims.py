@@ -316,7 +316,7 @@ def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> C
     return _result("(x_m+p_m)^T A (x_n+p_n) = sum of the four terms", terms["total"] - parts, 1e-10)
 
 
-# Chapters 8 and 9: serving RoPE (KV cache, padding, layouts, precision) and stretching it (context extension, ALiBi, decay).
+# Chapters 8 and 9: serving RoPE (KV cache, padding, layouts, precision), stretching it (extension, ALiBi, decay).
 
 
 def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
