@@ -21,6 +21,7 @@ import shutil
 import socket
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import cheats
@@ -404,6 +405,22 @@ def test_grading_refuses_to_run_without_a_sandbox_unless_told(tmp_path):
     assert refused.returncode == 2
     assert refused.stderr.count("\n") == 1 and "--no-sandbox" in refused.stderr and "bwrap" in refused.stderr
     assert not (tmp_path / "out").exists()
+
+
+@needs_sandbox
+def test_a_python_that_lives_under_tmp_still_runs_in_the_sandbox(tmp_path, monkeypatch):
+    """The sandbox's /tmp is empty, yet a venv or checkout under /tmp (where a CI clone may live) stays visible:
+    its read-only binds are made after the empty /tmp is mounted."""
+    venv = Path(tempfile.mkdtemp(prefix="posenc-venv-", dir="/tmp"))
+    try:
+        subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
+        readable = sandbox.readable_paths()
+        monkeypatch.setattr(sandbox, "readable_paths", lambda: [*readable, str(venv)])
+        argv = sandbox.command(tmp_path, [str(venv / "bin" / "python"), "-c", "print('inside')"])
+        done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+        assert done.stdout.strip() == "inside", done.stderr
+    finally:
+        shutil.rmtree(venv)
 
 
 def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):

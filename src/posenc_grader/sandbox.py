@@ -56,10 +56,10 @@ def command(private: Path, argv: list[str]) -> list[str]:
     if bwrap is None:
         raise RuntimeError(f"no bwrap on PATH: {NO_SANDBOX_HINT}")
     args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-            "--cap-drop", "ALL", *_system_mounts()]
-    for path in readable_paths():
+            "--cap-drop", "ALL", *_system_mounts(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    for path in readable_paths():  # after the empty /tmp, so that a checkout or venv under /tmp stays visible
         args += ["--ro-bind", path, path]
-    args += ["--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp", "--bind", str(private), str(private),
+    args += ["--bind", str(private), str(private),
              "--chdir", str(private),
              # Inside, the kernel's parent is the sandbox's init (PID 1): tell ipykernel so, or its parent poller
              # takes that for an orphaned kernel and exits. The kernel still dies with the grader (above).
