@@ -64,7 +64,8 @@ def test_the_workflow_builds_with_cpu_torch_as_the_readme_does():
     assert "--requirement requirements.txt" in runs
     assert re.search(r"^make book$", runs, re.MULTILINE), "the site must be built by the README's command"
     python = next(s for s in steps("build") if s.get("uses", "").startswith("actions/setup-python"))
-    assert python["with"]["python-version"] == (ROOT / "runtime.txt").read_text().strip().removeprefix("python-")
+    binder_python = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
+    assert python["with"]["python-version"] == binder_python
 
 
 def test_the_workflow_deploys_the_built_site_to_pages():
