@@ -17,7 +17,7 @@ from . import clock, scores, sinusoidal
 from .alibi import alibi_bias, alibi_slopes
 from .decay import rope_partial_sums
 from .decoding import cached_decoding_scores, positions_from_mask
-from .geometry import rotation_2d
+from .geometry import block_diagonal_rotation, offset_deviation, rotation_2d, rotation_form
 from .precision import round_to
 from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, interleaved_to_half_rows, rope_matrix
 from .scaling import llama3, ntk_aware, yarn
@@ -548,3 +548,37 @@ def yarn_forms_agree_outside_ramp(d: int = 128, factor: float = 8.0, original_co
     outside = (np.arange(d // 2) <= low) | (np.arange(d // 2) >= high)
     return _result(f"YaRN: paper ramp = reference ramp on hands <= {low} and >= {high}",
                    reference[outside] / paper[outside] - 1)
+
+
+# --- Chapter 4, why rotation: position maps whose scores see only the offset are powers of an orthogonal map ---
+
+
+def position_maps_offset_only(maps) -> ClaimResult:
+    """The scores of the position maps ``maps`` (shape ``(N, d, d)``, ``maps[m]`` = :math:`A_m`) depend only
+    on :math:`n - m` for every query and key: :math:`A_m^\\top A_n = A_{m+1}^\\top A_{n+1}` for all
+    :math:`m, n < N - 1` (:func:`posenc.geometry.offset_deviation`). Tolerance: float64 round-off of the
+    :math:`N` products that make the maps, relative to their largest entry."""
+    maps = np.asarray(maps, dtype=np.float64)
+    scale = max(1.0, float(np.max(np.abs(maps), initial=0.0))) ** 2
+    return ClaimResult(f"{len(maps)} position maps: A_m^T A_n depends only on n - m",
+                       offset_deviation(maps), 1e-15 * len(maps) * maps.shape[-1] * scale)
+
+
+def rotation_form_holds(a) -> ClaimResult:
+    """The real spectral form of ``a``: with :math:`P`, the angles :math:`\\varphi_j` and the signs of
+    :func:`posenc.geometry.rotation_form`, :math:`P^\\top P = I` and
+    :math:`P^\\top A P = \\operatorname{diag}(R(\\varphi_1), \\ldots, R(\\varphi_r), \\pm 1, \\ldots)`, and the
+    eigenvalues of :math:`A` are :math:`e^{\\pm i\\varphi_j}` and the signs (each computed eigenvalue within
+    reach of one of these, and each of these of a computed eigenvalue). Holds for orthogonal ``a`` only."""
+    a = np.asarray(a, dtype=np.float64)
+    basis, angles, signs = rotation_form(a)
+    rotations = 2 * len(angles)
+    expected = np.zeros_like(a)
+    expected[:rotations, :rotations] = block_diagonal_rotation(angles)
+    expected[rotations:, rotations:] = np.diag(signs)
+    predicted = np.concatenate([np.exp(1j * angles), np.exp(-1j * angles), signs])
+    distances = np.abs(np.linalg.eigvals(a)[:, None] - predicted[None, :])
+    deviations = [np.max(np.abs(basis.T @ basis - np.eye(len(a))), initial=0.0),
+                  np.max(np.abs(basis.T @ a @ basis - expected), initial=0.0),
+                  np.max(distances.min(axis=0), initial=0.0), np.max(distances.min(axis=1), initial=0.0)]
+    return _result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations, 1e-13 * max(1, len(a)))
