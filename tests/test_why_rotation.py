@@ -10,7 +10,6 @@ from posenc import claims
 from posenc.geometry import (
     block_diagonal_rotation,
     matrix_powers,
-    offset_deviation,
     random_orthogonal,
     rotation_form,
 )
@@ -141,7 +140,6 @@ def test_half_turns_and_the_identity_are_plus_and_minus_one_entries():
 
 def test_chapter_4_states_and_checks_why_rotation():
     import nbformat
-
     from conftest import ROOT
 
     nb = nbformat.read(str(ROOT / "chapters" / "04_rotation_not_addition.ipynb"), as_version=4)
