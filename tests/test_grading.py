@@ -347,7 +347,7 @@ def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
         assert row["score"] == score, row["message"]
     else:
         assert row["score"] < 6
-    assert row["max_score"] == 9
+    assert row["max_score"] == 12  # 6 autograded + 6 by hand (two written proofs)
 
 
 def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
