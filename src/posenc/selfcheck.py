@@ -650,3 +650,29 @@ def check_ntk_frequencies(ntk_frequencies: Callable) -> None:
              "hand 0 keeps its frequency; the last hand is slowed by exactly the scale."),
         ], "hand j should turn base ** (-2j/d) * scale ** (-2j/(d-2)) radians per position.")
     _passed("ntk_frequencies", len(cases))
+
+
+# ---------------------------------------------------------------- chapter 8: find the bug in a half-layout kernel
+
+
+def _half_pairs_with_interleaved_angles(x: np.ndarray, positions, base: float) -> np.ndarray:
+    """The exercise's bug: ``rotate_half`` pairs (j, j + d/2), the angles are laid out for pairs (2j, 2j+1)."""
+    d = x.shape[-1]
+    angles = np.outer(positions, np.repeat(_frequencies(d, base), 2))
+    rotated = np.concatenate([-x[:, d // 2:], x[:, : d // 2]], axis=1)
+    return x * np.cos(angles) + rotated * np.sin(angles)
+
+
+def check_rope_half_fixed(rope_half_fixed: Callable) -> None:
+    """``rope_half_fixed(x, positions, base)``: the buggy kernel of the exercise, fixed; RoPE with pairs
+    ``(j, j + d/2)``. First the bug itself is recognised, then every mistake of :func:`check_apply_rope_half`."""
+    rng = _rng("rope_half_fixed")
+    for seq, d, base, positions in [(4, 8, 10000.0, 3 + np.arange(4)), (3, 4, 100.0, np.array([1.0, 5.0, 6.5]))]:
+        x = rng.standard_normal((seq, d))
+        args = (x, positions, base)
+        got = _array("rope_half_fixed", _call("rope_half_fixed", rope_half_fixed, *args), (seq, d), args)
+        if _close(got, _half_pairs_with_interleaved_angles(x, positions, base)):
+            _fail(f"{_show('rope_half_fixed', args)}: the bug is still there: dimension j and dimension j + d/2 "
+                  "turn by different angles.",
+                  "rotate_half pairs j with j + d/2, so the table of angles must repeat the d/2 angles as two halves.")
+    _check_rope("rope_half_fixed", rope_half_fixed, "half")

@@ -1,0 +1,11 @@
+"""The table fixed, but rotate_half rewritten as (a, b) -> (b, -a): every pair turns clockwise."""
+
+import numpy as np
+
+
+def rope_half_fixed(x, positions, base=10000.0):
+    d = x.shape[-1]
+    theta = base ** (-np.arange(0, d, 2) / d)
+    angles = np.outer(positions, np.concatenate([theta, theta]))
+    rotated = np.concatenate([x[:, d // 2:], -x[:, : d // 2]], axis=1)
+    return x * np.cos(angles) + rotated * np.sin(angles)
