@@ -8,7 +8,7 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 
 - :mod:`posenc.checks`       -- the input checks of every function (TypeError: wrong kind; ValueError: wrong value)
 - :mod:`posenc.attention`    -- softmax, scaled dot-product attention, permutations, causal masks
-- :mod:`posenc.geometry`     -- rotations of the plane, the angle between two plane vectors, block-diagonal rotations
+- :mod:`posenc.geometry`     -- rotations of the plane, plane angles, block-diagonal rotations, why rotation is forced
 - :mod:`posenc.sinusoidal`   -- the frequency ladder, the sinusoidal table, the shift matrix M_k
 - :mod:`posenc.angle_tables` -- RoPE's angles m theta_j and their cached cos/sin tables
 - :mod:`posenc.rotary`       -- the block-diagonal Theta_m, ``apply_rope`` in two layouts, layout permutations
