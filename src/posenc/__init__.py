@@ -30,4 +30,9 @@ Chapter services: named for what they do for a chapter, built on the ideas, neve
 - :mod:`posenc.selfcheck` -- the students' self-checks in the exercise notebooks
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:  # the release is written once, in pyproject.toml; the installed metadata carries it
+    __version__ = version("posenc")
+except PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = "unknown"
