@@ -25,14 +25,15 @@ from posenc import (
     geometry,
     precision,
     rotary,
+    rotary_axes,
     scaling,
     scores,
     sinusoidal,
     torch_nn,
 )
 
-IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, rotary, scaling,
-                scores, sinusoidal, torch_nn)
+IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, rotary, rotary_axes,
+                scaling, scores, sinusoidal, torch_nn)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
 Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
@@ -96,6 +97,35 @@ CASES = [
     (rotary.apply_rope, (X,), {"out": np.ones((3, 6))}, V, r"out must have x's shape \(3, 4\), got \(3, 6\)"),
     (rotary.apply_rope, (X,), {"out": np.ones((3, 4), np.float32)}, T, "out must be a ndarray of dtype float64"),
     (rotary.apply_rope, (X,), {"out": torch.ones(3, 4, dtype=torch.float64)}, T, "got Tensor"),
+    # rotary axes: partial rotary, 2-D RoPE, M-RoPE
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": 0.25}, V, r"must be even and at least 2, got r=1 \(d=4"),
+    (rotary_axes.partial_rope, (np.ones((3, 6)),), {"rotary_fraction": 0.5}, V, "got r=3"),
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": 1.5}, V, "rotary_fraction must be at most 1"),
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": 0.0}, V, "rotary_fraction must be greater than 0"),
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": "half"}, T, "rotary_fraction must be a real number"),
+    (rotary_axes.partial_rope, ([[1.0, 0.0]],), {"rotary_fraction": 1.0}, T, "x must be a numpy array or a torch"),
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": 0.5, "positions": [0, 1]}, V, r"length 3\), got shape"),
+    (rotary_axes.partial_rope, (X,), {"rotary_fraction": 0.5, "layout": "neox"}, V, "layout must be one of"),
+    (rotary_axes.axial_rope, (np.ones((3, 6)), [0, 1, 2], [0, 1, 2]), {}, V, "multiple of 4 .*got d=6"),
+    (rotary_axes.axial_rope, (X, [0, 1], [0, 1, 2]), {}, V, r"rows must be a vector .*\(length 3\)"),
+    (rotary_axes.axial_rope, (X, [0, 1, 2], None), {}, T, "cols must hold real numbers"),
+    (rotary_axes.axial_rope, (X, [0, 1, 2], ["a", "b", "c"]), {}, T, "cols must hold real numbers"),
+    (rotary_axes.axial_rope, (np.ones((3, 4), dtype=int), [0, 1, 2], [0, 1, 2]), {}, T, "floating-point"),
+    (rotary_axes.axial_rope, (X, [0, 1, 2], [0, 1, 2]), {"base": 1.0}, V, "base must be greater than 1"),
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), (1, 1)), {}, V, "sections must be three integers .*got 2"),
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), 2), {}, T, "sections must be three integers"),
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), (1, 1, 1)), {}, V, r"sections must add up to d/2 = 2 pairs"),
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), (1, 0.5, 0.5)), {}, T, r"sections\[1\] must be an integer"),
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), (2, -1, 1)), {}, V, r"sections\[1\] must be at least 0"),
+    (rotary_axes.mrope, (X, np.zeros((2, 3)), (1, 1, 0)), {}, V, r"positions must have shape \(3, seq\)"),
+    (rotary_axes.mrope, (X, np.zeros(3), (1, 1, 0)), {}, V, "positions must have 2 dimension"),
+    (rotary_axes.mrope, (X, np.full((3, 3), np.nan), (1, 1, 0)), {}, V, "positions must be finite"),
+    (rotary_axes.mrope, (np.ones((3, 5)), np.zeros((3, 3)), (1, 1, 0)), {}, V, "got d=5"),
+    (rotary_axes.mrope, (torch.ones(3, 4), np.zeros((3, 3)), (1, 1, 0)), {"base": "e"}, T, "base must be a real"),
+    (rotary_axes.grid_positions, (0, 4), {}, V, "height must be at least 1"),
+    (rotary_axes.grid_positions, (2, 2.0), {}, T, "width must be an integer"),
+    (rotary_axes.grid_offset_deviation, (np.ones((2, 3)), [0, 1], [0, 1]), {}, V, "s must be a square matrix"),
+    (rotary_axes.grid_offset_deviation, (np.ones((2, 2)), [0, 1], [0]), {}, V, "cols must be a vector"),
     # clock
     (clock.hand_periods, (7,), {}, V, "d=7"),
     (clock.wrapped_angles, ([1, 2], 0.0), {}, V, "theta must be a positive number"),

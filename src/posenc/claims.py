@@ -20,6 +20,7 @@ from .decoding import cached_decoding_scores, positions_from_mask
 from .geometry import rotation_2d
 from .precision import round_to
 from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, interleaved_to_half_rows, rope_matrix
+from .rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, partial_rope
 from .scaling import llama3, ntk_aware, yarn
 from .scores import repeated_token_scores, toeplitz_deviation
 from .sinusoidal import (
@@ -548,3 +549,46 @@ def yarn_forms_agree_outside_ramp(d: int = 128, factor: float = 8.0, original_co
     outside = (np.arange(d // 2) <= low) | (np.arange(d // 2) >= high)
     return _result(f"YaRN: paper ramp = reference ramp on hands <= {low} and >= {high}",
                    reference[outside] / paper[outside] - 1)
+
+
+# --- Chapter 10, the family: partial rotary, 2-D (axial) RoPE and M-RoPE (posenc.rotary_axes) ---
+
+
+def partial_rotary_depends_on_offset(m: float, n: float, shift: float, d: int = 64, rotary_fraction: float = 0.25,
+                                     seed: int = 0) -> ClaimResult:
+    r"""The partial-RoPE score of ``q`` at ``m`` and ``k`` at ``n`` equals the score at ``m + shift``,
+    ``n + shift``, and equals :math:`(q_{:r}^\top\Theta^{(r)}_{n-m}k_{:r} + q_{r:}^\top k_{r:})/\sqrt d` with
+    :math:`r = \lfloor d\cdot\text{rotary\_fraction}\rfloor` (the right-hand side from ``rope_matrix``)."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((1, d)), rng.standard_normal((1, d))
+    r = int(d * rotary_fraction)
+
+    def score(a: float, b: float) -> float:
+        q_a, k_b = (partial_rope(v, [p], rotary_fraction=rotary_fraction)[0] for v, p in ((q, a), (k, b)))
+        return float(q_a @ k_b) / np.sqrt(d)
+
+    relative = float(q[0, :r] @ rope_matrix(n - m, r) @ k[0, :r] + q[0, r:] @ k[0, r:]) / np.sqrt(d)
+    return _result(f"partial RoPE, {r} of {d} dims turned: score(m, n) = score(m + s, n + s) "
+                   "= q_r^T Theta_(n-m) k_r + q_rest . k_rest",
+                   [score(m, n) - score(m + shift, n + shift), score(m, n) - relative],
+                   np.sqrt(d) * angle_tolerance(m, n, shift))
+
+
+def axial_scores_depend_on_2d_offset(d: int = 64, grid: int = 8, seed: int = 0) -> ClaimResult:
+    """Over every pair of patches of a ``grid x grid`` image, the 2-D RoPE score of one query and one key
+    vector depends only on the 2-D offset: the deviation is the largest distance of a score from the mean
+    score of its offset (:func:`posenc.rotary_axes.grid_offset_deviation`)."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    rows, cols = grid_positions(grid, grid)
+    queries, keys = (axial_rope(np.tile(v, (grid * grid, 1)), rows, cols) for v in (q, k))
+    return ClaimResult(f"2-D RoPE, {grid}x{grid} patches: score depends only on (r2 - r1, c2 - c1)",
+                       grid_offset_deviation(queries @ keys.T / np.sqrt(d), rows, cols),
+                       np.sqrt(d) * angle_tolerance(grid, grid))
+
+
+def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed: int = 0) -> ClaimResult:
+    """M-RoPE with three equal ids per token (text) is ``apply_rope``, bit for bit (tolerance 0)."""
+    x = np.random.default_rng(seed).standard_normal((seq, d))
+    ids = np.tile(np.arange(seq), (3, 1))
+    return _result(f"M-RoPE with sections {tuple(sections)} and equal ids = RoPE", mrope(x, ids, sections)
+                   - apply_rope(x), 0.0)
