@@ -20,6 +20,9 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.decay`        -- RoFormer's long-term decay bound
 - :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1)
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
+- :mod:`posenc.relative`     -- offsets in the score: Shaw's clipped table, Transformer-XL's terms, T5's buckets
+- :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
+- :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
 
 Chapter services: named for what they do for a chapter, built on the ideas, never imported by them.

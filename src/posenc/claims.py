@@ -648,7 +648,7 @@ def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 12
     not a function of ``n - m`` (the buckets are not evenly spaced)."""
     options = {"bidirectional": bidirectional, "num_buckets": num_buckets, "max_distance": max_distance}
     if bucket == "positions":
-        first = t5_bucket(np.arange(n), **options)  # bucket of each absolute position, read as an offset from 0
+        first = t5_bucket(-np.arange(n), **options)  # each position bucketed as its distance from the start
         matrix = np.subtract.outer(first, first).T.astype(np.float64)
     else:
         matrix = t5_bias(n, np.random.default_rng(seed).standard_normal(num_buckets), **options)

@@ -418,12 +418,12 @@ def t5_buckets(offsets: np.ndarray, buckets: dict[str, np.ndarray], max_distance
 
 
 def xpos_factors(distances: np.ndarray, factors: np.ndarray, hands):
-    """xPos's factor on the score of pair j, zeta_j^(distance/B), against the distance m - n of the key
+    """xPos's factor on the score of pair j, zeta_j^(distance/kappa), against the distance m - n of the key
     behind the query, for the pairs ``hands`` (rows of ``factors``; log y)."""
     fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
     for j, colour in zip(hands, PALETTE, strict=False):
         ax.semilogy(distances, factors[j], linewidth=1.4, color=colour, label=f"pair j = {j}")
     ax.set_xlabel("distance m - n (positions the key lies behind the query)")
-    ax.set_ylabel(r"factor $\zeta_j^{(m-n)/B}$")
+    ax.set_ylabel(r"factor $\zeta_j^{(m-n)/\kappa}$")
     ax.legend(loc="lower left", fontsize=8.5)
     return fig

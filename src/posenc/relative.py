@@ -128,7 +128,8 @@ def t5_bucket(relative_position, *, bidirectional: bool = True, num_buckets: int
     who = "t5_bucket"
     position = checks.real_array(relative_position, "relative_position", who)
     if not np.all(position == np.round(position)):
-        raise ValueError(f"{who}: relative_position must hold whole numbers (offsets), got {position[position != np.round(position)][:3]}")
+        fractional = position[position != np.round(position)][:3]
+        raise ValueError(f"{who}: relative_position must hold whole numbers (offsets), got {fractional}")
     if not isinstance(bidirectional, bool):
         raise TypeError(f"{who}: bidirectional must be True or False, got {bidirectional!r}")
     num_buckets = checks.integer(num_buckets, "num_buckets", who, minimum=4 if bidirectional else 2)
@@ -143,7 +144,8 @@ def t5_bucket(relative_position, *, bidirectional: bool = True, num_buckets: int
         distance = -np.minimum(position, 0)
     max_exact = num_buckets // 2
     if max_distance <= max_exact:
-        raise ValueError(f"{who}: max_distance must exceed the {max_exact} exact buckets, got max_distance={max_distance}")
+        raise ValueError(f"{who}: max_distance must exceed the {max_exact} exact buckets, "
+                         f"got max_distance={max_distance}")
     with np.errstate(divide="ignore"):
         scaled = (np.log(distance.astype(np.float32) / np.float32(max_exact))
                   / np.float32(math.log(max_distance / max_exact)) * np.float32(num_buckets - max_exact))
