@@ -413,7 +413,7 @@ def t5_buckets(offsets: np.ndarray, buckets: dict[str, np.ndarray], max_distance
         ax.axvline(edge, color=MUTED, linestyle=":", linewidth=0.9)
     ax.set_xlabel("offset n - m (key minus query)")
     ax.set_ylabel("bucket")
-    ax.legend(loc="upper left", fontsize=8.5)
+    ax.legend(loc="center right", fontsize=8.5)
     return fig
 
 
