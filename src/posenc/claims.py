@@ -674,7 +674,7 @@ def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, 
     return _result(f"xPos, keys scaled by zeta^({sign}n/B): score(m, n) = score(m + s, n + s) "
                    "= sum_j zeta_j^((m-n)/B) q_j^T R((n-m) theta_j) k_j",
                    np.array([score(m, n) - score(m + shift, n + shift), score(m, n) - relative]) / size,
-                   angle_tolerance(m, n, shift) * np.sqrt(d))
+                   float(angle_tolerance(m, n, shift) * np.sqrt(d)))
 
 
 def causal_permutation_equivariance(n: int = 6, d: int = 8, seed: int = 0, causal: bool = True) -> ClaimResult:
