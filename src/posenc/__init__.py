@@ -20,6 +20,8 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1)
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
+                               with a choice of position scheme, the copy task, a training loop
+- :mod:`posenc.extrapolation` -- chapter 9's experiment: five position schemes trained at L, run at 2L and 4L
 
 Chapter services: named for what they do for a chapter, built on the ideas, never imported by them.
 

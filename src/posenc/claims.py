@@ -566,7 +566,8 @@ def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: fl
     x = np.random.default_rng(seed).standard_normal((n, d))
     positions = np.arange(n, dtype=float)
     deviation = rope_with_ladder(x, ladder, positions) - apply_rope(x, positions / factor, base=base)
-    return _result(f"RoPE with theta/{factor:g} at m = RoPE at m/{factor:g}", deviation, angle_tolerance(n))
+    ladder_name = f"theta/{factor:g}" if frequencies is None else "the given ladder"
+    return _result(f"RoPE with {ladder_name} at m = RoPE at m/{factor:g}", deviation, angle_tolerance(n))
 
 
 def untrained_rows_untouched(result) -> ClaimResult:
