@@ -4,7 +4,7 @@ Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmar
 
 The class is made from the course itself (:mod:`posenc_grader.samples`): each generated student hands
 in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
-13 students make 117 notebooks (nine assignments). The course is prepared once before timing (``nbgrader
+13 students make 130 notebooks (ten assignments). The course is prepared once before timing (``nbgrader
 generate_assignment``, cached in the output folder), as it is for any second run of an instructor.
 The class is graded twice in the same run, with every kernel in the bubblewrap sandbox (the default)
 and without it (``--no-sandbox``), in alternating order over ``--rounds`` rounds, so that the ratio of

@@ -15,6 +15,8 @@ import nbformat
 import pytest
 from conftest import ROOT
 
+import posenc
+
 sys.path.insert(0, str(ROOT / "tools"))
 import course_links  # noqa: E402
 
@@ -145,3 +147,7 @@ def test_site_footer_states_the_licences(site):
     for page in ("intro.html", "chapters/01_attention_sees_a_set.html"):
         html = (site / page).read_text(encoding="utf-8")
         assert "https://creativecommons.org/licenses/by/4.0/" in html and "CC BY 4.0" in html, page
+
+
+def test_the_package_reports_the_release_of_pyproject():
+    assert posenc.__version__ == COURSE.version

@@ -18,7 +18,8 @@ from posenc.scaling import dynamic_ntk, yarn, yarn_correction_range, yarn_refere
 seed = st.integers(0, 10_000)
 base = st.sampled_from([10_000.0, 500_000.0, 1_000_000.0])
 CHAPTERS = ROOT / "chapters"
-MY_CHAPTERS = ["06_toeplitz_scores", "07_clock_with_many_hands", "08_serving_rope", "09_stretching_rope"]
+MY_CHAPTERS = ["06_toeplitz_scores", "07_clock_with_many_hands", "08_serving_rope", "09_stretching_rope",
+               "10_the_family"]
 
 
 # ---- chapter 6: circulant and Toeplitz, convolution layers ----

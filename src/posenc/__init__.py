@@ -12,6 +12,7 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.sinusoidal`   -- the frequency ladder, the sinusoidal table, the shift matrix M_k
 - :mod:`posenc.angle_tables` -- RoPE's angles m theta_j and their cached cos/sin tables
 - :mod:`posenc.rotary`       -- the block-diagonal Theta_m, ``apply_rope`` in two layouts, layout permutations
+- :mod:`posenc.rotary_axes`  -- RoPE over part of the head or several position axes: partial, 2-D, M-RoPE
 - :mod:`posenc.scores`       -- score matrices and their Toeplitz / circulant structure
 - :mod:`posenc.clock`        -- the RoPE clock: hand periods, readings mod 2 pi, near-collisions, separation
 - :mod:`posenc.decoding`     -- RoPE while generating: a KV cache, positions of a left-padded batch
@@ -19,6 +20,9 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.decay`        -- RoFormer's long-term decay bound
 - :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1)
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
+- :mod:`posenc.relative`     -- offsets in the score: Shaw's clipped table, Transformer-XL's terms, T5's buckets
+- :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
+- :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
                                with a choice of position scheme, the copy task, a training loop
 - :mod:`posenc.extrapolation` -- chapter 9's experiment: five position schemes trained at L, run at 2L and 4L
@@ -32,4 +36,9 @@ Chapter services: named for what they do for a chapter, built on the ideas, neve
 - :mod:`posenc.selfcheck` -- the students' self-checks in the exercise notebooks
 """
 
-__version__ = "0.1.0"
+from importlib.metadata import PackageNotFoundError, version
+
+try:  # the release is written once, in pyproject.toml; the installed metadata carries it
+    __version__ = version("posenc")
+except PackageNotFoundError:  # a source tree on sys.path that was never installed
+    __version__ = "unknown"

@@ -2,16 +2,20 @@
 
 Interleaved pairs are rotated as complex numbers, one multiplication per element, which reads and
 writes each element once. Half-layout pairs cannot be viewed as complex numbers (the two parts of a
-pair sit d/2 apart), so they take three passes written straight into ``out``: the whole row times
-``[cos, cos]`` (one contiguous multiplication), then the two cross terms as fused multiply-adds on the
-halves. (Running the passes block by block, so that the second and third find the block in the cache,
-was measured faster on an idle machine and many times slower on a busy one, where every pass of every
-block waits for both threads; so the passes run over the whole tensor.) The cos/sin tables are kept
+pair sit d/2 apart), so they take three passes: the row times ``[cos, cos]`` (one contiguous
+multiplication), then the two cross terms as fused multiply-adds on the halves. Over a whole large tensor
+the three passes read it from memory three times; so a large tensor is cut into slabs of about a
+megabyte, and each slab takes its three passes while it is still in the cache. The slabs are handed to a
+small pool of worker threads whose torch operations run single-threaded: torch's own threads would
+have to meet at a barrier after every pass of every slab, which costs little on an idle machine and
+many times the rotation itself on a busy one. The cos/sin tables are kept
 per positions, width, base, dtype and device, like a model's rotary cache.
 """
 
 from __future__ import annotations
 
+import threading
+from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -74,16 +78,69 @@ def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: t
     return _Tables(*cos_sin_table(np.frombuffer(positions, dtype=np.float64), d, base), dtype, device)
 
 
+SLAB_BYTES = 1 << 20  # a slab and its result stay in the cache (2 x 512 KiB of L2 here, 32 MiB of L3)
+
+
 def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = None) -> torch.Tensor:
     """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_b c + x_a s)``; ``out`` must not overlap ``x``.
 
-    ``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s`` (fused multiply-adds)."""
-    xa, xb = x.chunk(2, dim=-1)
-    c, s = tables.cos, tables.sin
+    ``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s`` (fused multiply-adds), slab by slab."""
     if x.requires_grad and torch.is_grad_enabled():
+        xa, xb = x.chunk(2, dim=-1)
+        c, s = tables.cos, tables.sin
         return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
-    out = torch.mul(x, tables.cos_twice, out=torch.empty_like(x) if out is None else out)
-    oa, ob = out.chunk(2, dim=-1)
-    oa.addcmul_(xb, s, value=-1)
-    ob.addcmul_(xa, s)
+    out = torch.empty_like(x) if out is None else out
+    seq, d = x.shape[-2:]
+    rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))
+    slabs = [(lead, start) for lead in range(x[..., 0, 0].numel()) for start in range(0, seq, rows)]
+    workers = _workers() if len(slabs) > 1 and x.device.type == "cpu" else None
+    rotate_slab = _slab_rotation(x.reshape(-1, seq, d), out.view(-1, seq, d), tables, rows)
+    if workers is None:
+        for slab in slabs:
+            rotate_slab(slab)
+    else:
+        for _ in workers.map(rotate_slab, slabs):
+            pass
     return out
+
+
+def _slab_rotation(x: torch.Tensor, out: torch.Tensor, tables: _Tables, rows: int):
+    """The three passes over one slab ``(lead, start)``: rows ``start:start + rows`` of ``x[lead]``."""
+    def rotate_slab(slab: tuple[int, int]) -> None:
+        lead, start = slab
+        span = slice(start, start + rows)
+        xs, os = x[lead, span], out[lead, span]
+        torch.mul(xs, tables.cos_twice[span], out=os)
+        (xa, xb), (oa, ob), s = xs.chunk(2, dim=-1), os.chunk(2, dim=-1), tables.sin[span]
+        oa.addcmul_(xb, s, value=-1)
+        ob.addcmul_(xa, s)
+    return rotate_slab
+
+
+_pool: dict[int, ThreadPoolExecutor] = {}
+_pool_lock = threading.Lock()
+
+
+def _workers() -> ThreadPoolExecutor | None:
+    """A pool of ``torch.get_num_threads()`` threads whose torch operations run single-threaded (None for one).
+
+    Each worker sets its own OpenMP thread count to one when it starts; the caller's thread count is then
+    put back (torch keeps the count per thread once a thread has used it)."""
+    threads = torch.get_num_threads()
+    if threads < 2:
+        return None
+    with _pool_lock:
+        if threads not in _pool:
+            started = threading.Barrier(threads + 1)
+
+            def single_threaded() -> None:
+                torch.set_num_threads(1)
+                started.wait()
+
+            _pool[threads] = ThreadPoolExecutor(threads, thread_name_prefix="posenc-rope",
+                                                initializer=single_threaded)
+            for _ in range(threads):  # one task each: every worker starts (and runs the initializer) now
+                _pool[threads].submit(int)
+            started.wait()
+            torch.set_num_threads(threads)
+    return _pool[threads]

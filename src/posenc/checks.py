@@ -103,18 +103,31 @@ def real_vector(values, name: str, who: str) -> np.ndarray:
     return array
 
 
-def positions(values, length: int, who: str) -> np.ndarray:
+def positions(values, length: int, who: str, name: str = "positions") -> np.ndarray:
     """Positions as a finite float64 vector of ``length`` entries; ``None`` means ``0, 1, ..., length - 1``.
 
     A scalar offset is not accepted: pass ``offset + np.arange(length)``, so that a KV cache states its
-    positions explicitly."""
+    positions explicitly. ``name`` is the argument's name in messages (``rows``, ``cols`` for a grid)."""
     if values is None:
         return np.arange(length, dtype=np.float64)
-    values = real_array(values, "positions", who)
+    values = real_array(values, name, who)
     if values.ndim != 1 or values.shape[0] != length:
-        raise ValueError(f"{who}: positions must be a vector with one entry per position (length {length}), "
+        raise ValueError(f"{who}: {name} must be a vector with one entry per position (length {length}), "
                          f"got shape {values.shape}")
     return values
+
+
+def rotatable(x, who: str) -> bool:
+    """``x`` must be a numpy array or torch tensor (else TypeError) of floating-point numbers (else TypeError)
+    with shape ``(..., seq, d)`` (else ValueError): what RoPE rotates. Returns whether ``x`` is a torch tensor."""
+    torch_input = type(x).__module__.startswith("torch")
+    if not (torch_input or isinstance(x, np.ndarray)):
+        raise TypeError(f"{who}: x must be a numpy array or a torch tensor, got {type(x).__name__}")
+    if not (x.is_floating_point() if torch_input else np.issubdtype(x.dtype, np.floating)):
+        raise TypeError(f"{who}: x must hold floating-point numbers, got dtype {x.dtype} (try x.astype(float))")
+    if x.ndim < 2:
+        raise ValueError(f"{who}: x must have shape (..., seq, d), got shape {tuple(x.shape)}")
+    return torch_input
 
 
 def plane_vector(values, name: str, who: str) -> np.ndarray:

@@ -400,6 +400,34 @@ def decay_curves(distances: np.ndarray, curves: dict[str, np.ndarray], octaves: 
     return fig
 
 
+# --- Chapter 10, the family: T5's buckets, xPos's decay ---
+
+
+def t5_buckets(offsets: np.ndarray, buckets: dict[str, np.ndarray], max_distance: int):
+    """T5's bucket against the offset n - m, one step line per configuration in ``buckets``, with dotted
+    lines where the distance reaches ``max_distance`` on either side."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
+    for (label, values), colour in zip(buckets.items(), PALETTE, strict=False):
+        ax.step(offsets, values, where="mid", linewidth=1.4, color=colour, label=label)
+    for edge in (-max_distance, max_distance):
+        ax.axvline(edge, color=MUTED, linestyle=":", linewidth=0.9)
+    ax.set_xlabel("offset n - m (key minus query)")
+    ax.set_ylabel("bucket")
+    ax.legend(loc="center right", fontsize=8.5)
+    return fig
+
+
+def xpos_factors(distances: np.ndarray, factors: np.ndarray, hands):
+    """xPos's factor on the score of pair j, zeta_j^(distance/kappa), against the distance m - n of the key
+    behind the query, for the pairs ``hands`` (rows of ``factors``; log y)."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
+    for j, colour in zip(hands, PALETTE, strict=False):
+        ax.semilogy(distances, factors[j], linewidth=1.4, color=colour, label=f"pair j = {j}")
+    ax.set_xlabel("distance m - n (positions the key lies behind the query)")
+    ax.set_ylabel(r"factor $\zeta_j^{(m-n)/\kappa}$")
+    ax.legend(loc="lower left", fontsize=8.5)
+
+
 # ---- Chapter 9's experiment (new-experiment): accuracy against the evaluation length ----
 
 

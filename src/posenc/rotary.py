@@ -106,13 +106,7 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     """
     who = "apply_rope"
     layout = checks.option(layout, LAYOUTS, "layout", who)
-    torch_input = type(x).__module__.startswith("torch")
-    if not (torch_input or isinstance(x, np.ndarray)):
-        raise TypeError(f"{who}: x must be a numpy array or a torch tensor, got {type(x).__name__}")
-    if not (x.is_floating_point() if torch_input else np.issubdtype(x.dtype, np.floating)):
-        raise TypeError(f"{who}: x must hold floating-point numbers, got dtype {x.dtype} (try x.astype(float))")
-    if x.ndim < 2:
-        raise ValueError(f"{who}: x must have shape (..., seq, d), got shape {tuple(x.shape)}")
+    torch_input = checks.rotatable(x, who)
     if x.shape[-1] % 2:
         raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={x.shape[-1]}")
     positions = checks.positions(positions, x.shape[-2], who)

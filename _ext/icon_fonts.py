@@ -1,0 +1,75 @@
+"""Sphinx extension: the icon fonts hold only the icons the site shows.
+
+The theme draws its icons (menu, search, rocket, the GitHub mark, ...) with Font Awesome's web fonts, and the
+fonts hold every icon Font Awesome has: 156 kB for the solid set and 118 kB for the brands, fetched by every
+page at the first paint, for about twenty glyphs. On a phone's connection that is more than a second before
+the first words appear. After the stylesheets are written (``_ext/css_bundle.py``, which already leaves out
+the rules of icons the site never uses), every ``content: "\\fXXX"`` that a bundle still holds names an icon
+the site may show; each font that an ``@font-face`` of a bundle points to is cut down to those characters, in
+place, in the same format (WOFF2 needs the ``brotli`` package).
+"""
+
+from __future__ import annotations
+
+import io
+import posixpath
+import re
+from pathlib import Path
+
+from css_bundle import BUNDLES
+from fontTools import subset
+from fontTools.ttLib import TTFont
+from sphinx.application import Sphinx
+
+FONT_FACE = re.compile(r"@font-face\s*{([^}]*)}")
+FONT_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+\.(?:woff2|woff|ttf))""")
+ESCAPE = re.compile(r"""content\s*:\s*['"]\\([0-9a-fA-F]{4,6})\s*['"]""")
+ICON_FAMILY = re.compile(r"font-family\s*:\s*['\"]?Font Awesome", re.IGNORECASE)
+
+
+def icon_fonts(css: str, css_dir: str) -> set[str]:
+    """The site paths of the font files that the Font Awesome ``@font-face`` rules of ``css`` point to."""
+    return {posixpath.normpath(posixpath.join(css_dir, url))
+            for face in FONT_FACE.findall(css) if ICON_FAMILY.search(face) for url in FONT_URL.findall(face)}
+
+
+def icon_characters(css: str) -> set[int]:
+    """The characters that ``content: "\\XXXX"`` declarations of ``css`` insert (icon code points)."""
+    return {int(code, 16) for code in ESCAPE.findall(css)}
+
+
+def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
+    """Cut the font at ``path`` down to ``characters``, in place and in its own format; (bytes before, after)."""
+    before = path.stat().st_size
+    font = TTFont(path)
+    flavor = font.flavor  # "woff2", "woff" or None (a plain TrueType file)
+    options = subset.Options()
+    options.flavor, options.layout_features, options.notdef_outline = flavor, ["*"], True
+    subsetter = subset.Subsetter(options)
+    subsetter.populate(unicodes=characters)
+    subsetter.subset(font)
+    buffer = io.BytesIO()
+    font.flavor = flavor
+    font.save(buffer)
+    path.write_bytes(buffer.getvalue())
+    return before, path.stat().st_size
+
+
+def subset_icon_fonts(app: Sphinx, exception: Exception | None) -> None:
+    """After the bundles are written, cut every icon font they use down to the icons they name."""
+    if exception is not None or app.builder.format != "html":
+        return
+    site = Path(app.outdir)
+    fonts, characters = set(), set()
+    for bundle in sorted((site / BUNDLES).glob("*.css")):
+        css = bundle.read_text(encoding="utf-8")
+        fonts |= icon_fonts(css, BUNDLES)
+        characters |= icon_characters(css)
+    for font in sorted(fonts):
+        if (site / font).is_file():
+            subset_font(site / font, characters)
+
+
+def setup(app: Sphinx) -> dict:
+    app.connect("build-finished", subset_icon_fonts, priority=950)  # after css_bundle writes the bundles
+    return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": False}

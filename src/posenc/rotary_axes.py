@@ -1,0 +1,236 @@
+r"""Rotary embeddings over part of the head or over several position axes.
+
+Three members of the RoPE family keep the rotation of :mod:`posenc.rotary` and change what is rotated, or
+by which position:
+
+- **partial rotary** (GPT-J, GPT-NeoX's ``rotary_pct``) rotates only the first :math:`r` of the :math:`d`
+  dimensions; the other :math:`d - r` pass through, so part of every score sees content alone;
+- **axial (2-D) RoPE** for image patches turns one half of the head by the patch's row and the other half by
+  its column, so a score depends on the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)`;
+- **M-RoPE** (Qwen2-VL) gives every token three ids (time, height, width) and turns each frequency pair by
+  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE.
+
+Each is built from :func:`posenc.rotary.apply_rope` on slices of the head, so each inherits its kinds (numpy
+or torch), shapes, dtypes and pair layouts.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import checks
+from .rotary import LAYOUTS, apply_rope
+
+
+def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 10000.0, layout: str = "interleaved"):
+    r"""RoPE on the first :math:`r = \lfloor d \cdot \text{rotary\_fraction} \rfloor` dimensions; the rest pass through.
+
+    With :math:`x = (x_{:r}, x_{r:})` the result at position :math:`m` is
+    :math:`(\Theta^{(r)}_m x_{:r},\; x_{r:})`, where :math:`\Theta^{(r)}_m` is RoPE with a ladder of width
+    :math:`r`, :math:`\theta_j = \text{base}^{-2j/r}`, as GPT-NeoX builds it over its ``rotary_ndims``
+    (``int(head_size * rotary_pct)``). The score of a query at :math:`m` with a key at :math:`n` is then
+
+    .. math:: q_{:r}^\top \Theta^{(r)}_{n-m} k_{:r} + q_{r:}^\top k_{r:} ,
+
+    a function of :math:`n - m` whose second term does not see the positions at all. GPT-NeoX pairs the
+    rotated dimensions in the half layout (``rotate_half``), GPT-J in the interleaved one.
+
+    Parameters
+    ----------
+    x : numpy array or torch tensor, shape ``(..., seq, d)``
+        Queries or keys, as for :func:`posenc.rotary.apply_rope`.
+    positions : sequence of ``seq`` numbers, optional
+        The position of each row; defaults to ``0, 1, ..., seq - 1``.
+    rotary_fraction : float in ``(0, 1]``
+        The share of the head that is rotated; :math:`r` must come out even and at least 2.
+    base, layout
+        As for :func:`posenc.rotary.apply_rope`, over the :math:`r` rotated dimensions.
+
+    Returns
+    -------
+    Same kind, shape and dtype as ``x``.
+
+    Examples
+    --------
+    >>> x = np.ones((2, 4))
+    >>> np.round(partial_rope(x, rotary_fraction=0.5), 4)   # r = 2: one pair turns, theta_0 = 1 radian
+    array([[ 1.    ,  1.    ,  1.    ,  1.    ],
+           [-0.3012,  1.3818,  1.    ,  1.    ]])
+    """
+    who = "partial_rope"
+    torch_input = checks.rotatable(x, who)
+    d = x.shape[-1]
+    fraction = checks.real(rotary_fraction, "rotary_fraction", who, above=0.0)
+    if fraction > 1.0:
+        raise ValueError(f"{who}: rotary_fraction must be at most 1, got rotary_fraction={fraction:g}")
+    r = int(d * fraction)
+    if r < 2 or r % 2:
+        raise ValueError(f"{who}: the rotated width r = int(d * rotary_fraction) must be even and at least 2, "
+                         f"got r={r} (d={d}, rotary_fraction={fraction:g})")
+    positions = checks.positions(positions, x.shape[-2], who)
+    base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
+    return _join([apply_rope(x[..., :r], positions, base=base, layout=layout), x[..., r:]], torch_input)
+
+
+def axial_rope(x, rows, cols, *, base: float = 10000.0):
+    r"""2-D RoPE for image patches: the first half of the head turned by the row, the second by the column.
+
+    With :math:`x = (x_a, x_b)`, two halves of width :math:`d/2`, the patch in row :math:`r`, column
+    :math:`c` becomes :math:`(\Theta^{(d/2)}_r x_a,\; \Theta^{(d/2)}_c x_b)`: interleaved pairs and the ladder
+    :math:`\theta_j = \text{base}^{-2j/(d/2)}` in each half. The score of patch :math:`(r_1, c_1)` with
+    patch :math:`(r_2, c_2)` is
+
+    .. math:: q_a^\top \Theta^{(d/2)}_{r_2 - r_1} k_a + q_b^\top \Theta^{(d/2)}_{c_2 - c_1} k_b ,
+
+    a function of the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)` alone.
+
+    Parameters
+    ----------
+    x : numpy array or torch tensor, shape ``(..., seq, d)``, ``d`` a multiple of 4
+        One row per patch (any order; :func:`grid_positions` gives the raster order).
+    rows, cols : sequences of ``seq`` numbers
+        The row and the column of each patch.
+    base : float
+        The base of each half's ladder.
+
+    Returns
+    -------
+    Same kind, shape and dtype as ``x``.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0, 1.0, 0.0]])
+    >>> np.round(axial_rope(x, rows=[1], cols=[2]), 4)   # theta_0 = 1 in each half: turns of 1 and 2 radians
+    array([[ 0.5403,  0.8415, -0.4161,  0.9093]])
+    """
+    who = "axial_rope"
+    torch_input = checks.rotatable(x, who)
+    d, seq = x.shape[-1], x.shape[-2]
+    if d % 4:
+        raise ValueError(f"{who}: last dimension must be a multiple of 4 (two halves of pairs), got d={d}")
+    rows, cols = (_axis_positions(values, name, seq, who) for values, name in ((rows, "rows"), (cols, "cols")))
+    base, half = checks.base(base, who), d // 2
+    return _join([apply_rope(x[..., :half], rows, base=base), apply_rope(x[..., half:], cols, base=base)],
+                 torch_input)
+
+
+def mrope(x, positions, sections, *, base: float = 10000.0):
+    r"""Qwen2-VL's multimodal RoPE: frequency pair :math:`j` turned by the id of its section's axis.
+
+    Every token carries three ids, ``positions[0]`` (time), ``positions[1]`` (height) and ``positions[2]``
+    (width). The :math:`d/2` frequency pairs, :math:`\theta_j = \text{base}^{-2j/d}` over the whole head, are
+    cut into three consecutive sections of ``sections[0]``, ``sections[1]`` and ``sections[2]`` pairs; pair
+    :math:`j` of the token at :math:`m` is turned by
+
+    .. math:: p_{a(j)}(m)\,\theta_j, \qquad a(j) = 0, 1, 2 \text{ for the first, second, third section.}
+
+    Pair :math:`j` of a score then depends on :math:`p_{a(j)}(n) - p_{a(j)}(m)`, so a score depends on the
+    3-D offset of the ids. For text every token has three equal ids and M-RoPE is
+    :func:`posenc.rotary.apply_rope`, bit for bit.
+
+    Pairs are interleaved, :math:`(2j, 2j+1)`, as everywhere in this book. Qwen2-VL's code uses the half
+    layout, pairs :math:`(j, j + d/2)`, and the same sectioning over the frequency index :math:`j`
+    (``mrope_section = [16, 24, 24]`` for a head of 128): it equals this function on heads permuted by
+    :func:`posenc.rotary.interleaved_to_half`.
+
+    Parameters
+    ----------
+    x : numpy array or torch tensor, shape ``(..., seq, d)`` with ``d`` even
+    positions : array of numbers, shape ``(3, seq)``
+        The time, height and width id of each token.
+    sections : three non-negative integers that add up to ``d / 2``
+        How many frequency pairs each axis owns, from the fastest hand on.
+    base : float
+        The base of the ladder over the whole head.
+
+    Returns
+    -------
+    Same kind, shape and dtype as ``x``.
+
+    Examples
+    --------
+    >>> x = np.array([[1.0, 0.0, 1.0, 0.0]])
+    >>> np.round(mrope(x, [[1], [5], [2]], sections=(1, 0, 1), base=100.0), 4)  # pair 0 by id 1, pair 1 by id 2
+    array([[0.5403, 0.8415, 0.9801, 0.1987]])
+    """
+    who = "mrope"
+    torch_input = checks.rotatable(x, who)
+    d, seq = x.shape[-1], x.shape[-2]
+    if d % 2:
+        raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={d}")
+    positions = checks.real_array(positions, "positions", who, ndim=2)
+    if positions.shape != (3, seq):
+        raise ValueError(f"{who}: positions must have shape (3, seq) = (3, {seq}) (time, height and width ids), "
+                         f"got shape {positions.shape}")
+    sections, base = _sections(sections, d, who), checks.base(base, who)
+    bounds = 2 * np.cumsum((0, *sections))  # section a holds dimensions bounds[a] .. bounds[a + 1] - 1
+    return _join([apply_rope(x, positions[axis], base=base)[..., bounds[axis]:bounds[axis + 1]]
+                  for axis in range(3) if sections[axis]], torch_input)
+
+
+def grid_positions(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
+    """The row and the column of each patch of a ``height x width`` image in raster order, two integer arrays
+    of length ``height * width``.
+
+    >>> grid_positions(2, 3)
+    (array([0, 0, 0, 1, 1, 1]), array([0, 1, 2, 0, 1, 2]))
+    """
+    height = checks.integer(height, "height", "grid_positions", minimum=1)
+    width = checks.integer(width, "width", "grid_positions", minimum=1)
+    rows, cols = np.divmod(np.arange(height * width), width)
+    return rows, cols
+
+
+def grid_offset_deviation(s, rows, cols) -> float:
+    r"""How far a score matrix of patches is from depending on the 2-D offset alone.
+
+    Entry :math:`S_{a,b}` belongs to the offset :math:`(r_b - r_a, c_b - c_a)`; the result is the largest
+    :math:`|S_{a,b} - \bar S_{\text{offset}}|`, with :math:`\bar S_{\text{offset}}` the mean of the entries of
+    that offset. It is 0 exactly when the scores are a function of the 2-D offset (the 2-D analogue of
+    :func:`posenc.scores.toeplitz_deviation`).
+
+    >>> rows, cols = grid_positions(2, 2)
+    >>> grid_offset_deviation(np.subtract.outer(cols, cols) + 0.0, rows, cols)
+    0.0
+    >>> grid_offset_deviation(np.outer(rows, cols) + 0.0, rows, cols)   # depends on where, not only how far
+    0.75
+    """
+    who = "grid_offset_deviation"
+    s = checks.matrix(s, "s", who, square=True)
+    rows, cols = (_axis_positions(values, name, len(s), who) for values, name in ((rows, "rows"), (cols, "cols")))
+    offsets = np.stack([np.subtract.outer(rows, rows).T.ravel(), np.subtract.outer(cols, cols).T.ravel()])
+    _, group = np.unique(offsets, axis=1, return_inverse=True)
+    group = group.ravel()
+    means = np.bincount(group, weights=s.ravel()) / np.bincount(group)
+    return float(np.max(np.abs(s.ravel() - means[group])))
+
+
+def _axis_positions(values, name: str, length: int, who: str) -> np.ndarray:
+    """The positions along one axis (``rows``, ``cols``): required, one finite number per patch."""
+    if values is None:
+        raise TypeError(f"{who}: {name} must hold real numbers (one per patch), got None")
+    return checks.positions(values, length, who, name)
+
+
+def _sections(sections, d: int, who: str) -> tuple[int, int, int]:
+    """``sections`` as three non-negative ints that add up to ``d // 2`` pairs."""
+    try:
+        values = list(sections)
+    except TypeError:
+        raise TypeError(f"{who}: sections must be three integers (pairs per axis), got {sections!r}") from None
+    if len(values) != 3:
+        raise ValueError(f"{who}: sections must be three integers (time, height, width), got {len(values)}: "
+                         f"{sections!r}")
+    values = tuple(checks.integer(v, f"sections[{i}]", who, minimum=0) for i, v in enumerate(values))
+    if sum(values) != d // 2:
+        raise ValueError(f"{who}: sections must add up to d/2 = {d // 2} pairs, got {values} (sum {sum(values)})")
+    return values
+
+
+def _join(parts, torch_input: bool):
+    """Concatenate pieces of heads along the last axis, as torch tensors or numpy arrays."""
+    if torch_input:
+        import torch
+
+        return torch.cat(parts, dim=-1)
+    return np.concatenate(parts, axis=-1)

@@ -1,0 +1,47 @@
+"""The icon fonts hold the icons the site shows and nothing else (_ext/icon_fonts.py)."""
+
+from __future__ import annotations
+
+import shutil
+import sys
+from pathlib import Path
+
+import pydata_sphinx_theme
+from fontTools.ttLib import TTFont
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "_ext"))
+
+from icon_fonts import icon_characters, icon_fonts, subset_font  # noqa: E402
+
+CSS = """@font-face{font-display:block;font-family:Font Awesome\\ 6 Free;font-weight:900;
+src:url(../vendor/fa/fa-solid-900.woff2) format("woff2"),url(../vendor/fa/fa-solid-900.ttf?v=1) format("truetype")}
+@font-face{font-family:"MathJax_Main";src:url(../vendor/mj/MathJax_Main.woff) format("woff")}
+.fa-rocket:before{content:"\\f135"}.fa-search:before{content:'\\f002'}.x{content:"a"}"""
+
+
+def test_the_icon_faces_fonts_and_characters_are_read_from_the_stylesheet():
+    assert icon_fonts(CSS, "_static/bundles") == {"_static/vendor/fa/fa-solid-900.woff2",
+                                                  "_static/vendor/fa/fa-solid-900.ttf"}
+    assert icon_characters(CSS) == {0xF135, 0xF002}
+
+
+def test_a_subset_keeps_the_asked_characters_and_its_format(tmp_path):
+    theme = Path(pydata_sphinx_theme.__file__).parent / "theme" / "pydata_sphinx_theme"
+    theme_font = theme / "static" / "vendor" / "fontawesome" / "webfonts" / "fa-solid-900.woff2"
+    font = shutil.copy(theme_font, tmp_path / "fa-solid-900.woff2")
+    before, after = subset_font(font, {0xF135, 0xF002})
+    subset = TTFont(font)
+    assert subset.flavor == "woff2" and set(subset.getBestCmap()) == {0xF135, 0xF002}
+    assert after < before / 20
+
+
+def test_the_sites_icon_fonts_hold_every_icon_its_stylesheets_name_and_little_else(site):
+    bundles = sorted((site / "_static" / "bundles").glob("*.css"))
+    css = "\n".join(bundle.read_text(encoding="utf-8") for bundle in bundles)
+    fonts = [site / path for path in icon_fonts(css, "_static/bundles") if path.endswith(".woff2")]
+    assert len(fonts) == 3, fonts  # solid, regular, brands
+    icons = {c for c in icon_characters(css) if 0xE000 <= c <= 0xF8FF}  # Font Awesome's private-use code points
+    shown = set().union(*(TTFont(font).getBestCmap() for font in fonts))
+    assert icons <= shown, sorted(hex(c) for c in icons - shown)
+    assert sum(font.stat().st_size for font in fonts) < 20_000

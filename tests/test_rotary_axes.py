@@ -1,0 +1,219 @@
+"""Partial rotary, 2-D (axial) RoPE and M-RoPE: scores that depend on offsets only, built from apply_rope."""
+
+import numpy as np
+import pytest
+import torch
+from hypothesis import assume, given
+from hypothesis import strategies as st
+
+from posenc import claims
+from posenc.geometry import rotation_2d
+from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
+from posenc.rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, partial_rope
+from posenc.sinusoidal import frequencies
+
+seed = st.integers(0, 10_000)
+position = st.integers(-5_000, 5_000)
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
+fraction = st.sampled_from([0.25, 0.375, 0.4, 0.5, 0.75, 1.0])
+layout = st.sampled_from(["interleaved", "half"])
+
+
+def _sections(d: int):
+    """Three non-negative pair counts adding up to d / 2 (the strategy)."""
+    return st.tuples(st.integers(0, d // 2), st.integers(0, d // 2)).map(
+        lambda cut: (min(cut), max(cut) - min(cut), d // 2 - max(cut)))
+
+
+# ---- partial rotary ----
+
+
+@given(m=position, n=position, shift=position, d=even_d, f=fraction, seed=seed)
+def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
+    r = int(d * f)
+    assume(r >= 2 and r % 2 == 0)
+    assert claims.partial_rotary_depends_on_offset(m, n, shift, d, f, seed).holds
+
+
+@given(d=even_d, seq=st.integers(1, 9), seed=seed, layout=layout)
+def test_partial_rope_with_the_whole_head_is_apply_rope(d, seq, seed, layout):
+    x = np.random.default_rng(seed).standard_normal((2, seq, d))
+    np.testing.assert_array_equal(partial_rope(x, rotary_fraction=1.0, layout=layout), apply_rope(x, layout=layout))
+
+
+@given(d=st.integers(4, 32).map(lambda h: 4 * h), f=fraction, seed=seed, layout=layout)
+def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves_the_rest(d, f, seed, layout):
+    rng = np.random.default_rng(seed)
+    x, positions = rng.standard_normal((3, 5, d)), rng.integers(0, 4096, 5)
+    r = int(d * f)
+    assume(r % 2 == 0)
+    turned = partial_rope(x, positions, rotary_fraction=f, layout=layout)
+    np.testing.assert_array_equal(turned[..., r:], x[..., r:])  # untouched, bit for bit
+    np.testing.assert_array_equal(turned[..., :r], apply_rope(x[..., :r], positions, layout=layout))
+
+
+def test_gpt_neox_20b_turns_24_of_its_96_dims_and_their_fastest_hand_is_theta_0():
+    x = np.zeros((2, 96))
+    x[:, 0] = 1.0
+    turned = partial_rope(x, rotary_fraction=0.25)
+    np.testing.assert_allclose(turned[1, :2], [np.cos(1.0), np.sin(1.0)], rtol=1e-15)
+    # the slowest turned hand is base^(-22/24), not the full head's base^(-22/96)
+    x[:, 0], x[:, 22] = 0.0, 1.0
+    np.testing.assert_allclose(partial_rope(x, rotary_fraction=0.25)[1, 22:24],
+                               [np.cos(1e4 ** (-22 / 24)), np.sin(1e4 ** (-22 / 24))], rtol=1e-14)
+
+
+def test_the_pass_through_share_of_a_score_is_blind_to_distance():
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 1, 64))
+    far = partial_rope(q, [0], rotary_fraction=0.25)[0] @ partial_rope(k, [10_000], rotary_fraction=0.25)[0]
+    assert far - q[0, :16] @ rope_matrix(10_000, 16) @ k[0, :16] == pytest.approx(q[0, 16:] @ k[0, 16:], abs=1e-11)
+
+
+# ---- axial (2-D) RoPE ----
+
+
+@given(d=st.integers(1, 16).map(lambda h: 4 * h), grid=st.integers(1, 6), seed=seed)
+def test_axial_scores_depend_only_on_the_2d_offset(d, grid, seed):
+    assert claims.axial_scores_depend_on_2d_offset(d, grid, seed).holds
+
+
+@given(d=st.integers(1, 16).map(lambda h: 4 * h), seed=seed, r1=position, c1=position, r2=position, c2=position)
+def test_axial_score_is_row_rope_on_one_half_plus_column_rope_on_the_other(d, seed, r1, c1, r2, c2):
+    q, k = np.random.default_rng(seed).standard_normal((2, 1, d))
+    half = d // 2
+    score = axial_rope(q, [r1], [c1])[0] @ axial_rope(k, [r2], [c2])[0]
+    by_halves = (q[0, :half] @ rope_matrix(r2 - r1, half) @ k[0, :half]
+                 + q[0, half:] @ rope_matrix(c2 - c1, half) @ k[0, half:])
+    assert score == pytest.approx(by_halves, abs=1e-13 * d * (1 + abs(r1) + abs(r2) + abs(c1) + abs(c2)))
+
+
+def test_grid_positions_are_in_raster_order():
+    rows, cols = grid_positions(3, 2)
+    assert rows.tolist() == [0, 0, 1, 1, 2, 2] and cols.tolist() == [0, 1, 0, 1, 0, 1]
+
+
+def test_the_offset_check_sees_added_absolute_positions():
+    # counterexample: a vector per patch added to q and k (absolute, like a learned 2-D table) breaks it
+    rng = np.random.default_rng(1)
+    rows, cols = grid_positions(4, 4)
+    q, k, table = rng.standard_normal(16), rng.standard_normal(16), rng.standard_normal((16, 16))
+    assert grid_offset_deviation((q + table) @ (k + table).T, rows, cols) > 0.5
+    rotated = axial_rope(np.tile(q, (16, 1)), rows, cols) @ axial_rope(np.tile(k, (16, 1)), rows, cols).T
+    assert grid_offset_deviation(rotated, rows, cols) < 1e-12
+
+
+def test_raster_order_rope_is_offset_only_too_but_confuses_offsets_that_axial_rope_keeps_apart():
+    # 1-D RoPE over the raster index r * W + c sees only dr * W + dc: (1, -1) looks like (0, W - 1)
+    width, d = 8, 16
+    rows, cols = grid_positions(2, width)
+    q, k = np.random.default_rng(2).standard_normal((2, d))
+    raster = rows * width + cols
+    tiled_q, tiled_k = np.tile(q, (2 * width, 1)), np.tile(k, (2 * width, 1))
+    s = apply_rope(tiled_q, raster) @ apply_rope(tiled_k, raster).T
+    axial = axial_rope(tiled_q, rows, cols) @ axial_rope(tiled_k, rows, cols).T
+    assert grid_offset_deviation(s, rows, cols) < 1e-12
+    # patch (0, 1) -> (1, 0) is entry [1, W]; patch (0, 0) -> (0, W - 1) is entry [0, W - 1]
+    assert s[1, width] == pytest.approx(s[0, width - 1], abs=1e-12)
+    assert abs(axial[1, width] - axial[0, width - 1]) > 1e-3
+
+
+# ---- M-RoPE ----
+
+
+@given(data=st.data(), seq=st.integers(1, 20), d=even_d, seed=seed)
+def test_mrope_on_text_is_rope(data, seq, d, seed):
+    assert claims.mrope_on_text_is_rope(seq, d, data.draw(_sections(d)), seed).holds
+
+
+@given(data=st.data(), d=even_d, seed=seed)
+def test_mrope_turns_pair_j_by_the_id_of_its_sections_axis(data, d, seed):
+    sections = data.draw(_sections(d))
+    rng = np.random.default_rng(seed)
+    x, ids = rng.standard_normal((4, d)), rng.integers(0, 1000, (3, 4))
+    axis = np.repeat([0, 1, 2], sections)  # axis(j) for j = 0 .. d/2 - 1
+    expected = np.concatenate([[rotation_2d(ids[axis[j], m] * theta) @ x[m, 2 * j: 2 * j + 2]
+                                for j, theta in enumerate(frequencies(d))] for m in range(4)]).reshape(4, d)
+    np.testing.assert_allclose(mrope(x, ids, sections), expected, atol=1e-11)
+
+
+@given(data=st.data(), d=even_d, seed=seed, shift=st.lists(position, min_size=3, max_size=3))
+def test_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(data, d, seed, shift):
+    sections = data.draw(_sections(d))
+    rng = np.random.default_rng(seed)
+    q, k, ids = rng.standard_normal((5, d)), rng.standard_normal((5, d)), rng.integers(0, 100, (3, 5))
+    moved = ids + np.array(shift)[:, None]
+    scale = 1e-13 * d * (1 + np.abs(moved).max())
+    np.testing.assert_allclose(mrope(q, ids, sections) @ mrope(k, ids, sections).T,
+                               mrope(q, moved, sections) @ mrope(k, moved, sections).T, atol=scale)
+
+
+def _qwen2_vl_half_layout(x: torch.Tensor, ids: torch.Tensor, mrope_section, base: float = 10000.0) -> torch.Tensor:
+    """Qwen2-VL's code as Hugging Face writes it: cos/sin per axis over [freqs, freqs], the head split by
+    mrope_section * 2, chunk i taken from axis i % 3, then rotate_half."""
+    d = x.shape[-1]
+    inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
+    freqs = ids[..., None].double() * inv_freq  # (3, seq, d/2)
+    emb = torch.cat([freqs, freqs], dim=-1)
+    cos, sin = (torch.cat([m[i % 3] for i, m in enumerate(t.split(list(mrope_section) * 2, dim=-1))], dim=-1)
+                for t in (emb.cos(), emb.sin()))
+    halves = x.chunk(2, dim=-1)
+    return x * cos + torch.cat([-halves[1], halves[0]], dim=-1) * sin
+
+
+def test_mrope_is_qwen2_vls_code_on_heads_in_the_half_layout():
+    rng = np.random.default_rng(3)
+    d, sections = 128, (16, 24, 24)
+    x = rng.standard_normal((7, d))
+    ids = np.array([[0, 1, 2, 2, 2, 2, 5], [0, 1, 2, 2, 3, 3, 5], [0, 1, 2, 3, 2, 3, 5]])  # text, 2x2 image, text
+    p = interleaved_to_half(d)
+    reference = _qwen2_vl_half_layout(torch.from_numpy(x[:, p]), torch.from_numpy(ids), sections).numpy()
+    np.testing.assert_allclose(mrope(x, ids, sections)[:, p], reference, atol=1e-12)
+
+
+# ---- kinds, dtypes and the check that can fail ----
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_torch_and_numpy_agree_and_kinds_and_dtypes_are_kept(dtype):
+    rng = np.random.default_rng(4)
+    x = rng.standard_normal((2, 6, 32))
+    rows, cols = grid_positions(2, 3)
+    ids = rng.integers(0, 50, (3, 6))
+    calls = [lambda v: partial_rope(v, rotary_fraction=0.5, layout="half"),
+             lambda v: axial_rope(v, rows, cols),
+             lambda v: mrope(v, ids, (4, 6, 6))]
+    x_numpy = x.astype(np.float32 if dtype == torch.float32 else np.float64)
+    for call in calls:
+        from_torch, from_numpy = call(torch.tensor(x, dtype=dtype)), call(x_numpy)
+        assert isinstance(from_torch, torch.Tensor) and from_torch.dtype == dtype and from_torch.shape == x.shape
+        assert isinstance(from_numpy, np.ndarray) and from_numpy.dtype == x_numpy.dtype
+        np.testing.assert_allclose(from_torch.numpy(), from_numpy, atol=1e-12 if dtype == torch.float64 else 1e-5)
+
+
+def test_the_claims_fail_on_broken_versions(monkeypatch):
+    def absolute_pass_through(x, positions, rotary_fraction):  # adds the position to the pass-through dims
+        turned = partial_rope(x, positions, rotary_fraction=rotary_fraction)
+        turned[..., -1] += np.asarray(positions)
+        return turned
+
+    def rows_twice(x, rows, cols):  # both halves turned by the row: blind to the column
+        return axial_rope(x, rows, rows) + 0.01 * np.asarray(cols)[:, None]
+
+    def ladder_per_section(x, positions, sections):  # each section gets its own width-2s ladder
+        bounds = 2 * np.cumsum((0, *sections))
+        return np.concatenate([apply_rope(x[..., bounds[i]:bounds[i + 1]], positions[i])
+                               for i in range(3) if sections[i]], axis=-1)
+
+    monkeypatch.setattr(claims, "partial_rope", absolute_pass_through)
+    monkeypatch.setattr(claims, "axial_rope", rows_twice)
+    monkeypatch.setattr(claims, "mrope", ladder_per_section)
+    assert not claims.partial_rotary_depends_on_offset(3, 10, 7).holds
+    assert not claims.axial_scores_depend_on_2d_offset().holds
+    assert not claims.mrope_on_text_is_rope().holds
+
+
+def test_the_chapter_defaults_hold():
+    assert claims.partial_rotary_depends_on_offset(0, 100, 4000).holds
+    assert claims.axial_scores_depend_on_2d_offset().holds
+    assert claims.mrope_on_text_is_rope().holds

@@ -1,0 +1,10 @@
+"""The extra heads take the first n - c slopes of 2c heads instead of every other one, so some repeat."""
+
+import numpy as np
+
+
+def alibi_slopes(n_heads):
+    closest = 2 ** int(np.log2(n_heads))
+    slopes = 2.0 ** (-8.0 * np.arange(1, closest + 1) / closest)
+    extra = 2.0 ** (-8.0 * np.arange(1, n_heads - closest + 1) / (2 * closest))
+    return np.concatenate([slopes, extra])
