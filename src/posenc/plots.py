@@ -426,6 +426,7 @@ def xpos_factors(distances: np.ndarray, factors: np.ndarray, hands):
     ax.set_xlabel("distance m - n (positions the key lies behind the query)")
     ax.set_ylabel(r"factor $\zeta_j^{(m-n)/\kappa}$")
     ax.legend(loc="lower left", fontsize=8.5)
+    return fig
 
 
 # ---- Chapter 9's experiment (new-experiment): accuracy against the evaluation length ----
