@@ -22,6 +22,7 @@ from posenc import (
     clock,
     decay,
     decoding,
+    extrapolation,
     geometry,
     precision,
     relative,
@@ -36,7 +37,7 @@ from posenc import (
 )
 
 IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, relative, rotary,
-                rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos)
+                rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos, extrapolation)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
 Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
@@ -263,6 +264,19 @@ CASES = [
     (torch_nn.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
      "train_length must be between 1 and n_positions=16, got 17"),
     (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
+    # chapter 9's experiment: RoPE with an explicit ladder, the copy task, the models' training and scores
+    (rotary.rope_with_ladder, ([[1.0, 0.0]], [1.0]), {}, T, "x must be a numpy array or a torch tensor"),
+    (rotary.rope_with_ladder, (X, [1.0]), {}, V, "frequencies must have d/2 = 2 entries"),
+    (torch_nn.with_ladder, (torch_nn.TinyModel(5, 8, position="none"), [1.0]), {}, V, "only a RoPE model"),
+    (torch_nn.fit, (torch.nn.Linear(2, 2), None, -1), {}, V, "steps must be at least 0"),
+    (torch_nn.fit, (torch.nn.Linear(2, 2), None, 2.5), {}, T, "steps must be an integer"),
+    (torch_nn.copy_batch, (2, 9, 5, torch.Generator()), {}, V, "length must be even"),
+    (torch_nn.copy_batch, (2, 8, 5.0, torch.Generator()), {}, T, "vocab must be an integer"),
+    (torch_nn.accuracy, (None, torch.zeros(2, 4), torch.zeros(2, 4)), {}, T, "tokens must be an integer tensor"),
+    (torch_nn.order_blind, (torch.zeros(2, 4, dtype=torch.long), torch.zeros(2, 6, dtype=torch.long)), {}, V,
+     r"tokens and targets must have one shape \(batch, seq\), got \(2, 4\) and \(2, 6\)"),
+    (extrapolation.run_experiment, (), {"train_length": 1}, V, "train_length must be at least 2"),
+    (extrapolation.run_experiment, (), {"lengths": (32, 64.0)}, T, "lengths must be an integer"),
 ]
 
 

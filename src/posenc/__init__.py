@@ -24,6 +24,8 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
 - :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
+                               with a choice of position scheme, the copy task, a training loop
+- :mod:`posenc.extrapolation` -- chapter 9's experiment: five position schemes trained at L, run at 2L and 4L
 
 Chapter services: named for what they do for a chapter, built on the ideas, never imported by them.
 

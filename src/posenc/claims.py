@@ -747,3 +747,30 @@ def rotation_form_holds(a) -> ClaimResult:
                   np.max(np.abs(basis.T @ a @ basis - expected), initial=0.0),
                   np.max(distances.min(axis=0), initial=0.0), np.max(distances.min(axis=1), initial=0.0)]
     return _result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations, 1e-13 * max(1, len(a)))
+
+
+# ---- Chapter 9's experiment (new-experiment): position interpolation is RoPE at scaled positions ----
+
+
+def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
+                                      seed: int = 0, frequencies=None) -> ClaimResult:
+    r"""RoPE with position interpolation's ladder :math:`\theta_j/s` at the positions :math:`m` turns every
+    pair exactly as ordinary RoPE does at :math:`m/s`, for random vectors at the positions
+    :math:`0, \ldots, n-1`. ``frequencies`` replaces the interpolated ladder (to see the check fail on one
+    that is not :math:`\theta/s`, e.g. YaRN's)."""
+    from .rotary import rope_with_ladder
+    from .scaling import position_interpolation
+
+    ladder = position_interpolation(d, factor, base) if frequencies is None else frequencies
+    x = np.random.default_rng(seed).standard_normal((n, d))
+    positions = np.arange(n, dtype=float)
+    deviation = rope_with_ladder(x, ladder, positions) - apply_rope(x, positions / factor, base=base)
+    ladder_name = f"theta/{factor:g}" if frequencies is None else "the given ladder"
+    return _result(f"RoPE with {ladder_name} at m = RoPE at m/{factor:g}", deviation, angle_tolerance(n))
+
+
+def untrained_rows_untouched(result) -> ClaimResult:
+    """In the experiment (``result`` from :func:`posenc.extrapolation.run_experiment`), the learned table's
+    rows past the training length end training exactly as they began."""
+    return ClaimResult(f"learned table: rows >= {result.train_length} unchanged by training",
+                       result.untrained_row_change, 0.0)

@@ -427,3 +427,29 @@ def xpos_factors(distances: np.ndarray, factors: np.ndarray, hands):
     ax.set_ylabel(r"factor $\zeta_j^{(m-n)/\kappa}$")
     ax.legend(loc="lower left", fontsize=8.5)
     return fig
+
+
+# ---- Chapter 9's experiment (new-experiment): accuracy against the evaluation length ----
+
+
+def extrapolation_curves(lengths, accuracy: dict[str, np.ndarray], order_blind: np.ndarray, chance: float,
+                         train_length: int):
+    """Accuracy of every method (``accuracy`` maps a name to one value per length) against the evaluation
+    length (log scale), with the order-blind guess (dashed), chance (dotted) and the training length."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.3), constrained_layout=True)
+    colours = [*PALETTE, "#17becf", "#e377c2"]
+    markers = "osD^v<>p"
+    for (name, values), colour, marker in zip(accuracy.items(), colours, markers, strict=False):
+        ax.plot(lengths, 100 * np.asarray(values), marker=marker, markersize=4.5, linewidth=1.3, color=colour,
+                label=name)
+    ax.plot(lengths, 100 * np.asarray(order_blind), color=INK, linestyle="--", linewidth=0.9,
+            label="best order-blind guess")
+    ax.axhline(100 * chance, color=MUTED, linestyle=":", linewidth=0.9, label="chance")
+    ax.axvline(train_length, color=MUTED, linewidth=0.8)
+    ax.set_xscale("log", base=2)
+    ax.set_xticks(list(lengths), [str(n) for n in lengths])
+    ax.set_ylim(0, 105)
+    ax.set_xlabel("evaluation length (tokens, log scale; grey line: training length)")
+    ax.set_ylabel("tokens copied correctly (%)")
+    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8.5)
+    return fig

@@ -164,3 +164,39 @@ def _rotate_halves_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: n
     np.multiply(xb, cos, out=ob)
     ob += np.multiply(xa, sin, out=product)
     return out
+
+
+# ---- An explicit frequency ladder (chapter 9's experiment): RoPE with the ladders of posenc.scaling ----
+
+
+def rope_with_ladder(x, frequencies, positions=None):
+    r"""RoPE with an explicit frequency ladder: pair :math:`j` of row :math:`m` turned by :math:`m\theta'_j`.
+
+    Built from :func:`apply_rope` one pair at a time: a single pair (:math:`d = 2`) has the
+    ladder :math:`\theta_0 = 1` whatever the base, so rotating pair :math:`j` at the positions
+    :math:`m\theta'_j` turns it by exactly :math:`m\theta'_j`. With
+    ``frequencies = frequencies(d, base)`` this is ``apply_rope(x, positions, base=base)``; with a ladder
+    from :mod:`posenc.scaling` it is that method's RoPE. ``x`` has shape ``(..., seq, d)``, numpy or torch,
+    in the interleaved layout; ``positions`` default to ``0, ..., seq - 1``.
+
+    >>> from posenc.sinusoidal import frequencies
+    >>> x = np.random.default_rng(0).standard_normal((5, 8))
+    >>> bool(np.allclose(rope_with_ladder(x, frequencies(8, 100.0)), apply_rope(x, base=100.0)))
+    True
+    """
+    who = "rope_with_ladder"
+    if not (type(x).__module__.startswith("torch") or isinstance(x, np.ndarray)):
+        raise TypeError(f"{who}: x must be a numpy array or a torch tensor, got {type(x).__name__}")
+    if x.ndim < 2:
+        raise ValueError(f"{who}: x must have shape (..., seq, d), got shape {tuple(x.shape)}")
+    theta = checks.real_vector(frequencies, "frequencies", who)
+    if 2 * theta.size != x.shape[-1]:
+        raise ValueError(f"{who}: frequencies must have d/2 = {x.shape[-1] // 2} entries for d={x.shape[-1]}, "
+                         f"got {theta.size}")
+    positions = checks.positions(positions, x.shape[-2], who)
+    pairs = [apply_rope(x[..., 2 * j:2 * j + 2], positions * theta_j) for j, theta_j in enumerate(theta)]
+    if type(x).__module__.startswith("torch"):
+        import torch
+
+        return torch.cat(pairs, dim=-1)
+    return np.concatenate(pairs, axis=-1)

@@ -1,6 +1,7 @@
 r"""Torch modules for the experiments that need training: a learned absolute position table, one
-attention head (optionally with RoPE), and a tiny model that shows which rows of the table training
-ever reaches.
+attention head (with RoPE, a rescaled RoPE ladder or ALiBi's bias, or with none), and a tiny model with a
+choice of position scheme, used to show which rows of a table training ever reaches and how each scheme
+fares on inputs longer than its training sequences.
 
 The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with ``rope=True``,
 as :func:`posenc.rotary.apply_rope` applied to its queries and keys); the tests check this in float64.
@@ -16,7 +17,10 @@ and an optimiser without weight decay never moves those rows.
 
 from __future__ import annotations
 
+import copy
 import math
+from collections.abc import Callable
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -24,7 +28,11 @@ import torch
 from torch import nn
 
 from . import checks
-from .rotary import apply_rope
+from .alibi import alibi_bias, alibi_slopes
+from .rotary import apply_rope, rope_with_ladder
+from .sinusoidal import sinusoidal_table
+
+POSITION_SCHEMES = ("none", "learned", "sinusoidal", "rope", "alibi")
 
 
 class LearnedPositions(nn.Module):
@@ -68,17 +76,27 @@ class SelfAttentionHead(nn.Module):
     :math:`Q = XW_Q`, :math:`K = XW_K`, :math:`V = XW_V` (no biases).
 
     With ``rope=True`` the queries and keys are rotated by :func:`posenc.rotary.apply_rope` before the
-    scores are formed, :math:`q_m \mapsto \Theta_m q_m`, :math:`k_n \mapsto \Theta_n k_n`; with
-    ``causal=True`` query :math:`m` sees keys :math:`0, \ldots, m` only.
+    scores are formed, :math:`q_m \mapsto \Theta_m q_m`, :math:`k_n \mapsto \Theta_n k_n`; setting the
+    attribute ``frequencies`` to a ladder :math:`\theta'` (shape ``(d_head//2,)``, e.g. from
+    :mod:`posenc.scaling`) turns pair :math:`j` by :math:`m\theta'_j` instead
+    (:func:`posenc.rotary.rope_with_ladder`), and ``qk_scale`` multiplies the rotated queries and keys
+    (YaRN's temperature). With ``alibi_slope`` :math:`\mu` the score gets ALiBi's bias
+    :math:`-\mu|m - n|` (:func:`posenc.alibi.alibi_bias`); with ``causal=True`` query :math:`m` sees
+    keys :math:`0, \ldots, m` only.
     """
 
     def __init__(self, d_model: int, d_head: int, *, rope: bool = False, base: float = 10000.0,
-                 causal: bool = False, dtype: torch.dtype | None = None):
+                 alibi_slope: float | None = None, causal: bool = False, dtype: torch.dtype | None = None):
         super().__init__()
         if rope and d_head % 2:
             raise ValueError(f"SelfAttentionHead: RoPE rotates pairs, so d_head must be even, got d_head={d_head}")
+        if rope and alibi_slope is not None:
+            raise ValueError("SelfAttentionHead: choose RoPE or ALiBi, not both (got rope=True and an alibi_slope)")
         self.w_q, self.w_k, self.w_v = (nn.Linear(d_model, d_head, bias=False, dtype=dtype) for _ in range(3))
         self.rope, self.base, self.causal = rope, base, causal
+        self.alibi_slope = None if alibi_slope is None else checks.real(alibi_slope, "alibi_slope",
+                                                                        "SelfAttentionHead", above=0.0)
+        self.frequencies, self.qk_scale = None, 1.0
 
     @classmethod
     def from_matrices(cls, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray, **options) -> SelfAttentionHead:
@@ -97,30 +115,79 @@ class SelfAttentionHead(nn.Module):
         """
         q, k, v = self.w_q(x), self.w_k(x), self.w_v(x)  # (..., seq, d_head)
         if self.rope:
-            q, k = apply_rope(q, positions, base=self.base), apply_rope(k, positions, base=self.base)
+            q, k = (self._rotate(t, positions) * self.qk_scale for t in (q, k))
         scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])  # (..., seq, seq)
+        seq = x.shape[-2]
+        if self.alibi_slope is not None:
+            scores = scores + torch.as_tensor(alibi_bias(seq, [self.alibi_slope])[0], dtype=scores.dtype)
         if self.causal:
-            seq = x.shape[-2]
             allowed = torch.ones(seq, seq, dtype=torch.bool, device=x.device).tril()
             scores = scores.masked_fill(~allowed, float("-inf"))
         return torch.softmax(scores, dim=-1) @ v
 
+    def _rotate(self, t: torch.Tensor, positions) -> torch.Tensor:
+        if self.frequencies is None:
+            return apply_rope(t, positions, base=self.base)
+        return rope_with_ladder(t, self.frequencies, positions)
+
 
 class TinyModel(nn.Module):
-    """The smallest language model with a learned position table: token embedding plus position row,
-    one causal attention head with a residual connection, and a linear read-out to the vocabulary."""
+    """The smallest language model: token embedding, a position scheme, one causal attention layer of
+    ``n_heads`` heads with a residual connection, and a linear read-out to the vocabulary.
 
-    def __init__(self, vocab: int, d_model: int, n_positions: int):
+    ``position`` is one of :data:`POSITION_SCHEMES`: ``"none"`` (NoPE: nothing but the causal mask),
+    ``"learned"`` (a :class:`LearnedPositions` table of ``n_positions`` rows added to the tokens),
+    ``"sinusoidal"`` (:func:`posenc.sinusoidal.sinusoidal_table` added, for any length), ``"rope"``
+    (every head rotates its queries and keys) or ``"alibi"`` (head :math:`h` adds ALiBi's bias with the
+    slope :func:`posenc.alibi.alibi_slopes` gives it). The heads have width ``d_model // n_heads`` and
+    their outputs are concatenated.
+    """
+
+    def __init__(self, vocab: int, d_model: int, n_positions: int | None = None, *, position: str = "learned",
+                 n_heads: int = 1, base: float = 10000.0):
         super().__init__()
+        who = "TinyModel"
+        self.position = checks.option(position, POSITION_SCHEMES, "position", who)
+        n_heads = checks.integer(n_heads, "n_heads", who, minimum=1)
+        if d_model % n_heads:
+            raise ValueError(f"{who}: d_model must be a multiple of n_heads, got d_model={d_model}, n_heads={n_heads}")
+        if (position == "learned") != (n_positions is not None):
+            raise ValueError(f"{who}: n_positions is the size of a learned table: give it with position='learned' "
+                             f"and only then, got position={position!r}, n_positions={n_positions!r}")
         self.tokens = nn.Embedding(vocab, d_model)
-        self.positions = LearnedPositions(n_positions, d_model)
-        self.head = SelfAttentionHead(d_model, d_model, causal=True)
+        self.positions = LearnedPositions(n_positions, d_model) if position == "learned" else None
+        slopes = alibi_slopes(n_heads) if position == "alibi" else [None] * n_heads
+        self.heads = nn.ModuleList(
+            SelfAttentionHead(d_model, d_model // n_heads, rope=position == "rope", base=base,
+                              alibi_slope=None if slope is None else float(slope), causal=True)
+            for slope in slopes)
         self.readout = nn.Linear(d_model, vocab)
+
+    @property
+    def head(self) -> SelfAttentionHead:
+        """The first head (the only one when ``n_heads == 1``)."""
+        return self.heads[0]
 
     def forward(self, tokens: torch.Tensor) -> torch.Tensor:
         """Logits of shape ``(batch, seq, vocab)`` for integer ``tokens`` of shape ``(batch, seq)``."""
-        x = self.tokens(tokens) + self.positions(tokens.shape[-1])  # (batch, seq, d_model)
-        return self.readout(x + self.head(x))
+        seq = tokens.shape[-1]
+        x = self.tokens(tokens)  # (batch, seq, d_model)
+        if self.position == "learned":
+            x = x + self.positions(seq)
+        elif self.position == "sinusoidal":
+            x = x + torch.as_tensor(sinusoidal_table(seq, x.shape[-1]), dtype=x.dtype)
+        return self.readout(x + torch.cat([head(x) for head in self.heads], dim=-1))
+
+
+def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyModel:
+    """A copy of a RoPE ``model`` whose heads turn pair :math:`j` by :math:`m\theta'_j` for the ladder
+    ``frequencies`` and multiply queries and keys by ``qk_scale``; the weights are the same."""
+    if model.position != "rope":
+        raise ValueError(f"with_ladder: only a RoPE model has a ladder to replace, got position={model.position!r}")
+    stretched = copy.deepcopy(model)
+    for head in stretched.heads:
+        head.frequencies, head.qk_scale = checks.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
+    return stretched
 
 
 def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
@@ -183,21 +250,104 @@ def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: 
     table = model.positions.table.weight
     initial = table.detach().numpy().copy()
     largest_gradient = np.zeros(n_positions)
+
+    def record_gradient() -> None:
+        nonlocal largest_gradient
+        largest_gradient = np.maximum(largest_gradient, table.grad.abs().amax(dim=1).numpy())
+
+    losses = fit(model, lambda: lagged_copy_batch(batch, train_length, vocab, lag, data), steps, lr=lr,
+                 weight_decay=weight_decay, after_backward=record_gradient)
+    return BriefTraining(initial, table.detach().numpy().copy(), largest_gradient, losses,
+                         train_length, steps, batch, lr, weight_decay)
+
+
+@contextmanager
+def _one_thread():
+    """Run the block with torch on one thread: a model this small runs fastest, and steadiest on a busy
+    machine, that way. The previous thread count is restored afterwards."""
+    threads = torch.get_num_threads()
+    torch.set_num_threads(1)
+    try:
+        yield
+    finally:
+        torch.set_num_threads(threads)
+
+
+def fit(model: nn.Module, next_batch: Callable[[], tuple[torch.Tensor, torch.Tensor]], steps: int, *,
+        lr: float = 1e-2, weight_decay: float = 0.0,
+        after_backward: Callable[[], None] | None = None) -> np.ndarray:
+    """Train ``model`` for ``steps`` steps of AdamW on the cross-entropy of its logits against the targets of
+    ``next_batch()`` (``-100`` marks a position without a target), on one thread; the loss of every step.
+
+    ``after_backward`` (optional) runs after each backward pass, when the gradients are in place.
+    """
+    steps = checks.integer(steps, "steps", "fit", minimum=0)
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
     losses = []
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)  # a model this small runs fastest, and steadiest on a busy machine, in one thread
-    try:
+    with _one_thread():
         for _ in range(steps):
-            tokens, targets = lagged_copy_batch(batch, train_length, vocab, lag, data)
-            logits = model(tokens)  # (batch, train_length, vocab)
+            tokens, targets = next_batch()
+            logits = model(tokens)  # (batch, seq, vocab)
             loss = nn.functional.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=-100)
             optimiser.zero_grad()
             loss.backward()
-            largest_gradient = np.maximum(largest_gradient, table.grad.abs().amax(dim=1).numpy())
+            if after_backward is not None:
+                after_backward()
             optimiser.step()
             losses.append(loss.item())
-    finally:
-        torch.set_num_threads(threads)
-    return BriefTraining(initial, table.detach().numpy().copy(), largest_gradient, np.array(losses),
-                         train_length, steps, batch, lr, weight_decay)
+    return np.array(losses)
+
+
+def copy_batch(batch: int, length: int, vocab: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """The copy task: the first half of each sequence is random tokens ``1 .. vocab - 1``, the second half is
+    the blank token ``0``, and the target at blank position ``t`` is the token ``length // 2`` places back,
+    ``target[t] = tokens[t - length // 2]``: the model writes the first half out again.
+
+    The first half has no targets (``-100``). Copying a block of ``n`` tokens needs attention at offset
+    ``n``, so the offset the task asks for grows with the input.
+    """
+    who = "copy_batch"
+    batch = checks.integer(batch, "batch", who, minimum=1)
+    length = checks.integer(length, "length", who, minimum=2)
+    vocab = checks.integer(vocab, "vocab", who, minimum=2)
+    if length % 2:
+        raise ValueError(f"{who}: length must be even (a block and its copy), got length={length}")
+    half = length // 2
+    block = torch.randint(1, vocab, (batch, half), generator=generator)
+    tokens = torch.cat([block, torch.zeros_like(block)], dim=1)
+    targets = torch.cat([torch.full_like(block, -100), block], dim=1)
+    return tokens, targets
+
+
+def _same_shape(tokens: torch.Tensor, targets: torch.Tensor, who: str) -> None:
+    """Tokens and targets must be integer tensors of one shape ``(batch, seq)``."""
+    for name, t in (("tokens", tokens), ("targets", targets)):
+        if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
+            raise TypeError(f"{who}: {name} must be an integer tensor, got {type(t).__name__}")
+    if tokens.ndim != 2 or tokens.shape != targets.shape:
+        raise ValueError(f"{who}: tokens and targets must have one shape (batch, seq), "
+                         f"got {tuple(tokens.shape)} and {tuple(targets.shape)}")
+
+
+def accuracy(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> float:
+    """The fraction of positions with a target (not ``-100``) where the model's most likely token is the target."""
+    _same_shape(tokens, targets, "accuracy")
+    with torch.no_grad(), _one_thread():
+        predicted = model(tokens).argmax(dim=-1)
+    scored = targets != -100
+    return float((predicted[scored] == targets[scored]).float().mean())
+
+
+def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
+    """The accuracy of the best guess that ignores order: on every blank, the token most frequent in the
+    block. A model without position information can do no better on average on :func:`copy_batch`
+    (given the block's tokens, every order of them is equally likely).
+
+    >>> tokens = torch.tensor([[3, 3, 5, 0, 0, 0]]); targets = torch.tensor([[-100, -100, -100, 3, 3, 5]])
+    >>> round(order_blind(tokens, targets), 3)
+    0.667
+    """
+    _same_shape(tokens, targets, "order_blind")
+    half = tokens.shape[-1] // 2
+    counts = torch.nn.functional.one_hot(tokens[:, :half]).sum(dim=1)  # (batch, vocab)
+    return float(counts.max(dim=1).values.sum() / (targets != -100).sum())
