@@ -398,3 +398,34 @@ def decay_curves(distances: np.ndarray, curves: dict[str, np.ndarray], octaves: 
     ax.set_ylabel(r"mean over $j$ of $|S_j(r)|$")
     ax.legend(loc="upper right", fontsize=8.5)
     return fig
+
+
+# Chapter 6, weights and the Fourier view: the softmax weights over offsets, a profile fitted by a head.
+
+
+def offset_weights(offsets, weights: dict[str, np.ndarray], *, mark: int | None = None):
+    """Softmax weights of the last query against each offset, one panel (a bar per offset) per choice of
+    ``(q, k)``; the offset ``mark`` is drawn in the key colour."""
+    fig, axes = plt.subplots(1, len(weights), figsize=(3.0 * len(weights), 2.8), sharey=True,
+                             constrained_layout=True)
+    for ax, (title, values) in zip(np.atleast_1d(axes), weights.items(), strict=True):
+        colors = [KEY if o == mark else QUERY for o in offsets]
+        ax.bar(offsets, values, color=colors, width=0.8)
+        ax.set_title(title)
+        ax.set_xlabel("offset Δ = n − m")
+    np.atleast_1d(axes)[0].set_ylabel("weight a_Δ")
+    return fig
+
+
+def fitted_profile(offsets, target, fitted, reached):
+    """A target score profile (dots), its least-squares trigonometric polynomial (line) and the scores of
+    the head that reaches it (crosses)."""
+    fig, ax = plt.subplots(figsize=(7.0, 2.8), constrained_layout=True)
+    ax.plot(offsets, target, "o", color=MUTED, ms=5, label="target")
+    ax.plot(offsets, fitted, color=QUERY, lw=1.2, label="least-squares fit")
+    ax.plot(offsets, reached, "x", color=KEY, ms=5, label="scores of the head")
+    ax.axhline(0, color=MUTED, lw=0.5)
+    ax.set_xlabel("offset Δ = n − m (positions)")
+    ax.set_ylabel("score s(Δ)")
+    ax.legend(loc="upper left")
+    return fig
