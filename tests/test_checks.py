@@ -22,6 +22,7 @@ from posenc import (
     clock,
     decay,
     decoding,
+    fourier,
     geometry,
     precision,
     rotary,
@@ -31,7 +32,7 @@ from posenc import (
     torch_nn,
 )
 
-IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, rotary, scaling,
+IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, fourier, geometry, precision, rotary, scaling,
                 scores, sinusoidal, torch_nn)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
@@ -188,7 +189,19 @@ CASES = [
     (torch_nn.lagged_copy_batch, (2, 8.0, 4, 1, torch.Generator()), {}, T, "length must be an integer"),
     (torch_nn.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
      "train_length must be between 1 and n_positions=16, got 17"),
-    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
+    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),    # chapter 6, weights and the Fourier view
+    (scores.offset_scores, (np.ones(4), np.ones(6), [0]), {}, V, "same shape"),
+    (scores.offset_scores, (np.ones(3), np.ones(3), [0]), {}, V, "d=3"),
+    (scores.last_query_weights, (np.ones(4), np.ones(4), 0), {}, V, "n_positions must be at least 1"),
+    (fourier.pairs_as_complex, ([1.0, 2.0, 3.0],), {}, V, "d=3"),
+    (fourier.offset_coefficients, (np.ones(4), np.ones(2)), {}, V, "same shape"),
+    (fourier.trig_polynomial, (["a"], [0], [1.0]), {}, T, "h must hold real or complex numbers"),
+    (fourier.trig_polynomial, ([1, 2], [0], [1.0]), {}, V, "h and theta must have the same shape"),
+    (fourier.pair_for_coefficients, ([[1j]],), {}, V, "h must be a finite vector"),
+    (fourier.fit_coefficients, ([0, 1], [1.0], [1.0]), {}, V, "one value per offset"),
+    (fourier.fit_coefficients, ([0], [1.0], [1.0]), {"rcond": "x"}, T, "rcond must be a real number"),
+    (fourier.dft_matrix, (0,), {}, V, "n must be at least 1"),
+    (fourier.circulant_eigenvalues, ([[1.0]],), {}, V, "c must be a vector"),
 ]
 
 
