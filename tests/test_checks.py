@@ -189,7 +189,8 @@ CASES = [
     (torch_nn.lagged_copy_batch, (2, 8.0, 4, 1, torch.Generator()), {}, T, "length must be an integer"),
     (torch_nn.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
      "train_length must be between 1 and n_positions=16, got 17"),
-    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),    # chapter 6, weights and the Fourier view
+    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
+    # chapter 6, weights and the Fourier view
     (scores.offset_scores, (np.ones(4), np.ones(6), [0]), {}, V, "same shape"),
     (scores.offset_scores, (np.ones(3), np.ones(3), [0]), {}, V, "d=3"),
     (scores.last_query_weights, (np.ones(4), np.ones(4), 0), {}, V, "n_positions must be at least 1"),
