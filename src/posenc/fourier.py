@@ -41,7 +41,7 @@ def pairs_as_complex(x) -> np.ndarray:
 
 
 def offset_coefficients(q, k) -> np.ndarray:
-    r"""The coefficients :math:`h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt{d}` of the score profile
+    r"""The coefficients :math:`h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
 
     >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)

@@ -417,12 +417,12 @@ def offset_weights(offsets, weights: dict[str, np.ndarray], *, mark: int | None 
     return fig
 
 
-def fitted_profile(offsets, target, fitted, reached):
-    """A target score profile (dots), its least-squares trigonometric polynomial (line) and the scores of
-    the head that reaches it (crosses)."""
+def fitted_profile(offsets, target, curve_offsets, curve, reached):
+    """A target score profile at whole offsets (dots), its least-squares trigonometric polynomial drawn
+    between them (line) and the scores of the head that reaches it (crosses)."""
     fig, ax = plt.subplots(figsize=(7.0, 2.8), constrained_layout=True)
     ax.plot(offsets, target, "o", color=MUTED, ms=5, label="target")
-    ax.plot(offsets, fitted, color=QUERY, lw=1.2, label="least-squares fit")
+    ax.plot(curve_offsets, curve, color=QUERY, lw=1.2, label="least-squares fit")
     ax.plot(offsets, reached, "x", color=KEY, ms=5, label="scores of the head")
     ax.axhline(0, color=MUTED, lw=0.5)
     ax.set_xlabel("offset Δ = n − m (positions)")
