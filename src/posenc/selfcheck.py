@@ -661,7 +661,7 @@ def check_design_lookback(design_lookback: Callable) -> None:
     """``design_lookback(d, base)`` returns ``(q, k)``, each of shape ``(d,)``, for which the query at the last
     position of a causal context of 32 tokens puts at least 90% of its softmax weight on the key three
     positions back (offset :math:`n - m = -3`)."""
-    name, cases = "design_lookback", [(64, 10000.0), (16, 500000.0), (8, 100.0)]
+    name, cases = "design_lookback", [(64, 10000.0), (16, 500000.0), (8, 100.0), (8, 1000000.0)]
     for d, base in cases:
         args = (d, base)
         answer = _call(name, design_lookback, d, base)

@@ -5,6 +5,6 @@ import numpy as np
 
 def design_lookback(d, base):
     theta = base ** (-np.arange(0, d, 2) / d)
-    z = np.full(d // 2, 10.0 + 0j)
+    z = np.full(d // 2, 12.0 + 0j)
     w = z * np.exp(3j * theta)
     return [np.column_stack([z.real, z.imag]).ravel(), np.column_stack([w.real, w.imag]).ravel()]

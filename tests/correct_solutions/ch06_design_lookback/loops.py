@@ -9,6 +9,6 @@ def design_lookback(d, base):
     q, k = [], []
     for j in range(d // 2):
         angle = 3 * base ** (-2 * j / d)
-        q += [8.0, 0.0]
-        k += [8.0 * math.cos(angle), 8.0 * math.sin(angle)]
+        q += [12.0, 0.0]
+        k += [12.0 * math.cos(angle), 12.0 * math.sin(angle)]
     return np.array(q), np.array(k)

@@ -6,5 +6,5 @@ from posenc.rotary import rope_matrix
 
 
 def design_lookback(d, base):
-    q = np.tile([7.0, 7.0], d // 2)
+    q = np.tile([9.0, 9.0], d // 2)
     return q, rope_matrix(3, d, base) @ q

@@ -5,7 +5,7 @@ import torch
 
 def design_lookback(d, base):
     q = torch.randn(d, dtype=torch.float64, generator=torch.Generator().manual_seed(0))
-    q = 12.0 * q / q.norm() * (d / 2) ** 0.5  # pairs of about length 12
+    q = 14.0 * q / q.norm() * (d / 2) ** 0.5  # pairs of about length 14
     theta = base ** (-torch.arange(0, d, 2, dtype=torch.float64) / d)
     cos, sin = torch.cos(3 * theta), torch.sin(3 * theta)
     k = torch.empty_like(q)
