@@ -23,6 +23,7 @@ from posenc import (
     decay,
     decoding,
     extrapolation,
+    fourier,
     geometry,
     precision,
     relative,
@@ -36,8 +37,8 @@ from posenc import (
     xpos,
 )
 
-IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, geometry, precision, relative, rotary,
-                rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos, extrapolation)
+IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, fourier, geometry, precision, relative,
+                rotary, rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos, extrapolation)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
 Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
@@ -277,6 +278,21 @@ CASES = [
      r"tokens and targets must have one shape \(batch, seq\), got \(2, 4\) and \(2, 6\)"),
     (extrapolation.run_experiment, (), {"train_length": 1}, V, "train_length must be at least 2"),
     (extrapolation.run_experiment, (), {"lengths": (32, 64.0)}, T, "lengths must be an integer"),
+
+
+    # chapter 6, weights and the Fourier view
+    (scores.offset_scores, (np.ones(4), np.ones(6), [0]), {}, V, "same shape"),
+    (scores.offset_scores, (np.ones(3), np.ones(3), [0]), {}, V, "d=3"),
+    (scores.last_query_weights, (np.ones(4), np.ones(4), 0), {}, V, "n_positions must be at least 1"),
+    (fourier.pairs_as_complex, ([1.0, 2.0, 3.0],), {}, V, "d=3"),
+    (fourier.offset_coefficients, (np.ones(4), np.ones(2)), {}, V, "same shape"),
+    (fourier.trig_polynomial, (["a"], [0], [1.0]), {}, T, "h must hold real or complex numbers"),
+    (fourier.trig_polynomial, ([1, 2], [0], [1.0]), {}, V, "h and theta must have the same shape"),
+    (fourier.pair_for_coefficients, ([[1j]],), {}, V, "h must be a finite vector"),
+    (fourier.fit_coefficients, ([0, 1], [1.0], [1.0]), {}, V, "one value per offset"),
+    (fourier.fit_coefficients, ([0], [1.0], [1.0]), {"rcond": "x"}, T, "rcond must be a real number"),
+    (fourier.dft_matrix, (0,), {}, V, "n must be at least 1"),
+    (fourier.circulant_eigenvalues, ([[1.0]],), {}, V, "c must be a vector"),
 ]
 
 

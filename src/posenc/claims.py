@@ -13,7 +13,7 @@ from dataclasses import dataclass
 import numpy as np
 
 from . import attention as att
-from . import clock, scores, sinusoidal
+from . import clock, fourier, scores, sinusoidal
 from .alibi import alibi_bias, alibi_slopes
 from .decay import rope_partial_sums
 from .decoding import cached_decoding_scores, positions_from_mask
@@ -774,3 +774,52 @@ def untrained_rows_untouched(result) -> ClaimResult:
     rows past the training length end training exactly as they began."""
     return ClaimResult(f"learned table: rows >= {result.train_length} unchanged by training",
                        result.untrained_row_change, 0.0)
+
+
+# --- Chapter 6, weights and the Fourier view: the profile as a trigonometric polynomial, reachable
+# profiles, circulants diagonalised by the DFT ---
+
+
+def offset_trig_polynomial(d: int = 64, n: int = 32, base: float = 10000.0, seed: int = 0,
+                           swap: bool = False) -> ClaimResult:
+    r"""The repeated-token score matrix is :math:`S_{m,n} = \operatorname{Re}\sum_j h_j e^{i(n-m)\theta_j}` with
+    :math:`h_j = \overline{\zeta_j(q)}\zeta_j(k)/\sqrt d`. With ``swap`` the coefficients are built with the
+    roles of ``q`` and ``k`` exchanged, which gives :math:`S_{n,m}` instead: a counterexample that fails."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    h = fourier.offset_coefficients(k, q) if swap else fourier.offset_coefficients(q, k)
+    offsets = np.arange(n)[None, :] - np.arange(n)[:, None]  # n - m
+    polynomial = fourier.trig_polynomial(h, offsets, sinusoidal.frequencies(d, base))
+    deviation = repeated_token_scores(q, k, n, base=base) - polynomial
+    return _result("S[m, n] = Re sum_j h_j e^(i (n - m) theta_j)", deviation, np.sqrt(d) * angle_tolerance(n))
+
+
+def reachable_profile(d: int = 16, n_offsets: int = 32, base: float = 10000.0, seed: int = 0,
+                      in_span: bool = True) -> ClaimResult:
+    r"""A target profile over the offsets :math:`-(N-1), \ldots, 0` is fitted by least squares over the
+    :math:`h_j`, the fit is reached by a query and key (:func:`posenc.fourier.pair_for_coefficients`), and
+    that head's actual RoPE scores are compared with the target (the fit keeps every direction numpy can
+    resolve, ``rcond=None``). A target that is a trigonometric polynomial
+    with the head's frequencies (``in_span``) is met to round-off; random values at more offsets than the
+    head has real coefficients (``in_span=False``) are not: the check fails, as it must."""
+    rng = np.random.default_rng(seed)
+    theta, offsets = sinusoidal.frequencies(d, base), np.arange(1 - n_offsets, 1)
+    if in_span:
+        target = fourier.trig_polynomial(rng.standard_normal(d // 2) + 1j * rng.standard_normal(d // 2),
+                                         offsets, theta)
+    else:
+        target = rng.standard_normal(n_offsets)
+    q, k = fourier.pair_for_coefficients(fourier.fit_coefficients(offsets, target, theta, rcond=None))
+    return _result("a head reaches every profile Re sum_j h_j e^(i Delta theta_j)",
+                   scores.offset_scores(q, k, offsets, base=base) - target, 1e-9)
+
+
+def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> ClaimResult:
+    r""":math:`C = F^*\operatorname{diag}(\lambda)F` for a circulant :math:`C` with a random first row, where
+    :math:`F` is the unitary DFT matrix and :math:`\lambda` = ``numpy.fft.fft`` of the first column. With
+    ``wrap=False`` the matrix is a random Toeplitz matrix that is not circulant, and the identity fails."""
+    rng = np.random.default_rng(seed)
+    row = rng.standard_normal(n)
+    c = scores.circulant(row) if wrap else scores.toeplitz(rng.standard_normal(n), row)
+    f = fourier.dft_matrix(n)
+    rebuilt = f.conj().T @ np.diag(np.fft.fft(c[:, 0])) @ f
+    return _result("C = F* diag(fft(first column)) F", rebuilt - c, 1e-12 * n)

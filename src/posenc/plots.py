@@ -452,4 +452,34 @@ def extrapolation_curves(lengths, accuracy: dict[str, np.ndarray], order_blind: 
     ax.set_xlabel("evaluation length (tokens, log scale; grey line: training length)")
     ax.set_ylabel("tokens copied correctly (%)")
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8.5)
+
+
+# Chapter 6, weights and the Fourier view: the softmax weights over offsets, a profile fitted by a head.
+
+
+def offset_weights(offsets, weights: dict[str, np.ndarray], *, mark: int | None = None):
+    """Softmax weights of the last query against each offset, one panel (a bar per offset) per choice of
+    ``(q, k)``; the offset ``mark`` is drawn in the key colour."""
+    fig, axes = plt.subplots(1, len(weights), figsize=(3.0 * len(weights), 2.8), sharey=True,
+                             constrained_layout=True)
+    for ax, (title, values) in zip(np.atleast_1d(axes), weights.items(), strict=True):
+        colors = [KEY if o == mark else QUERY for o in offsets]
+        ax.bar(offsets, values, color=colors, width=0.8)
+        ax.set_title(title)
+        ax.set_xlabel("offset Δ = n − m")
+    np.atleast_1d(axes)[0].set_ylabel("weight a_Δ")
+    return fig
+
+
+def fitted_profile(offsets, target, curve_offsets, curve, reached):
+    """A target score profile at whole offsets (dots), its least-squares trigonometric polynomial drawn
+    between them (line) and the scores of the head that reaches it (crosses)."""
+    fig, ax = plt.subplots(figsize=(7.0, 2.8), constrained_layout=True)
+    ax.plot(offsets, target, "o", color=MUTED, ms=5, label="target")
+    ax.plot(curve_offsets, curve, color=QUERY, lw=1.2, label="least-squares fit")
+    ax.plot(offsets, reached, "x", color=KEY, ms=5, label="scores of the head")
+    ax.axhline(0, color=MUTED, lw=0.5)
+    ax.set_xlabel("offset Δ = n − m (positions)")
+    ax.set_ylabel("score s(Δ)")
+    ax.legend(loc="upper left")
     return fig

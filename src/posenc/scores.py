@@ -11,6 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
+from .attention import softmax
 from .geometry import plane_angle, rotation_2d
 from .rotary import apply_rope
 from .sinusoidal import position_vectors
@@ -138,3 +139,39 @@ def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float)
     phase = plane_angle(q, k)
     amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
     return amplitude * np.cos(offsets * theta + phase)
+
+
+# Weights, not only scores: the score of one query against one key as a function of the offset, and the
+# softmax weights of the last query of a causal context.
+
+
+def offset_scores(q: np.ndarray, k: np.ndarray, offsets, *, base: float = 10000.0) -> np.ndarray:
+    r"""The RoPE score of ``q`` against ``k`` placed ``offsets`` positions away, :math:`s(\Delta) =
+    q^\top\Theta_\Delta k/\sqrt{d} = (\Theta_m q)^\top(\Theta_{m+\Delta} k)/\sqrt{d}` for any :math:`m`;
+    ``q``, ``k`` of shape ``(d,)``, the result of shape ``(len(offsets),)``.
+
+    >>> offset_scores(np.array([1.0, 0.0]), np.array([1.0, 0.0]), [0, 1], base=100.0).round(6)
+    array([0.707107, 0.382051])
+    """
+    who = "offset_scores"
+    q, k, offsets = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (offsets, "offsets")))
+    checks.even_dimension(q.size, who)
+    if q.shape != k.shape:
+        raise ValueError(f"{who}: q and k must have the same shape, got {q.shape} and {k.shape}")
+    return apply_rope(np.tile(k, (offsets.size, 1)), offsets, base=base) @ q / np.sqrt(q.size)
+
+
+def last_query_weights(q: np.ndarray, k: np.ndarray, n_positions: int, *, base: float = 10000.0) -> np.ndarray:
+    r"""The attention weights of a query at the last position :math:`m = N - 1` of a causal context whose
+    every key is ``k``: :math:`a_n = \operatorname{softmax}_n\big((\Theta_m q)^\top(\Theta_n k)/\sqrt d\big)`
+    for :math:`n = 0, \ldots, N - 1`, so that entry :math:`n` belongs to the offset :math:`\Delta = n - m \le 0`.
+
+    >>> last_query_weights(np.array([1.0, 0.0]), np.array([1.0, 0.0]), 3, base=100.0).sum().round(12)
+    np.float64(1.0)
+    """
+    who = "last_query_weights"
+    q, k = checks.real_array(q, "q", who, ndim=1), checks.real_array(k, "k", who, ndim=1)
+    n_positions = checks.integer(n_positions, "n_positions", who, minimum=1)
+    keys = apply_rope(np.tile(k, (n_positions, 1)), base=base)  # key n turned by Theta_n
+    query = apply_rope(q[None, :], [n_positions - 1.0], base=base)[0]
+    return softmax(score_matrix(query[None, :], keys)[0])

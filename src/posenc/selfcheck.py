@@ -31,7 +31,7 @@ from .attention import softmax
 from .geometry import rotation_2d
 from .rotary import apply_rope, interleaved_to_half, rope_matrix
 from .rotary_axes import axial_rope, mrope, partial_rope
-from .scores import circulant, toeplitz
+from .scores import circulant, last_query_weights, offset_scores, toeplitz
 from .sinusoidal import frequencies as _frequencies
 from .sinusoidal import shift_matrix as _shift_matrix
 from .sinusoidal import similarity_from_offset, sinusoidal_table
@@ -775,3 +775,38 @@ def check_rope_half_fixed(rope_half_fixed: Callable) -> None:
                   "turn by different angles.",
                   "rotate_half pairs j with j + d/2, so the table of angles must repeat the d/2 angles as two halves.")
     _check_rope("rope_half_fixed", rope_half_fixed, "half")
+
+
+# ---------------------------------------------------------------- chapter 6, weights: a head that looks back
+
+LOOKBACK_CONTEXT, LOOKBACK_OFFSET, LOOKBACK_WEIGHT = 32, -3, 0.9
+
+
+def check_design_lookback(design_lookback: Callable) -> None:
+    """``design_lookback(d, base)`` returns ``(q, k)``, each of shape ``(d,)``, for which the query at the last
+    position of a causal context of 32 tokens puts at least 90% of its softmax weight on the key three
+    positions back (offset :math:`n - m = -3`)."""
+    name, cases = "design_lookback", [(64, 10000.0), (16, 500000.0), (8, 100.0), (8, 1000000.0)]
+    for d, base in cases:
+        args = (d, base)
+        answer = _call(name, design_lookback, d, base)
+        if type(answer) not in (tuple, list) or len(answer) != 2:
+            _fail(f"{_show(name, args)} returned a {type(answer).__name__}, expected a pair (q, k).",
+                  "end the function with `return q, k`.")
+        q, k = (_array(name, vector, (d,), args) for vector in answer)
+        weights = last_query_weights(q, k, LOOKBACK_CONTEXT, base=base)
+        share = weights[LOOKBACK_OFFSET - 1]  # keys 0..N-1 sit at offsets 1-N..0
+        if share >= LOOKBACK_WEIGHT:
+            continue
+        reach = np.arange(1 - LOOKBACK_CONTEXT, LOOKBACK_CONTEXT)
+        peak = int(reach[np.argmax(offset_scores(q, k, reach, base=base))])
+        seen = int(np.argmax(weights)) + 1 - LOOKBACK_CONTEXT
+        if peak == -LOOKBACK_OFFSET:
+            _fail(f"{_show(name, args)}: the scores peak at offset +3, a token three positions ahead, which a "
+                  "causal query never sees.", "turn the key forward by three positions (k = Θ₃ q), not backward.")
+        if seen != LOOKBACK_OFFSET:
+            _fail(f"{_show(name, args)}: the weights peak at offset {seen}, not at -3.",
+                  "make pair j of k the pair j of q turned counter-clockwise by 3 θ_j, with θ_j = base^(-2j/d).")
+        _fail(f"{_show(name, args)}: the weights peak at offset -3 but put only {share:.0%} there.",
+              "lengthen q and k: the gaps between scores grow with |q| |k|, and the softmax sharpens with them.")
+    _passed(name, len(cases))

@@ -1,0 +1,140 @@
+r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial, circulants and the DFT.
+
+Read pair :math:`j` of a vector as the complex number :math:`\zeta_j(x) = x_{2j} + i\,x_{2j+1}`. The score of
+a query against a key :math:`\Delta = n - m` positions away is then
+
+.. math:: s(\Delta) = \operatorname{Re} \sum_{j=0}^{d/2-1} h_j\, e^{i\Delta\theta_j}, \qquad
+          h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt{d},
+
+a real trigonometric polynomial with the head's :math:`d/2` frequencies, and every choice of the complex
+coefficients :math:`h_j` comes from some query and key. A circulant matrix
+:math:`C_{m,n} = c\big((n - m) \bmod N\big)` is diagonalised by the unitary DFT matrix :math:`F`:
+:math:`C = F^* \operatorname{diag}(\lambda) F`, with :math:`\lambda` the DFT of its first column.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from . import checks
+
+
+def _coefficients(h, who: str) -> np.ndarray:
+    """``h`` as a finite complex vector (real or complex numbers, not bool or object)."""
+    array = np.asarray(h)
+    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number):
+        raise TypeError(f"{who}: h must hold real or complex numbers, got dtype {array.dtype}")
+    if array.ndim != 1 or not np.all(np.isfinite(array)):
+        raise ValueError(f"{who}: h must be a finite vector, got shape {array.shape}")
+    return array.astype(complex)
+
+
+def pairs_as_complex(x) -> np.ndarray:
+    r"""Pair :math:`j` of ``x`` (shape ``(..., d)``) as :math:`\zeta_j = x_{2j} + i\,x_{2j+1}`, shape ``(..., d/2)``.
+
+    >>> pairs_as_complex([1.0, 2.0, 3.0, 4.0])
+    array([1.+2.j, 3.+4.j])
+    """
+    x = checks.real_array(x, "x", "pairs_as_complex", min_ndim=1)
+    checks.even_dimension(x.shape[-1], "pairs_as_complex")
+    return x[..., 0::2] + 1j * x[..., 1::2]
+
+
+def offset_coefficients(q, k) -> np.ndarray:
+    r"""The coefficients :math:`h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt d` of the score profile
+    :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
+
+    >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)
+    array([0.+1.41421356j])
+    """
+    q = checks.real_array(q, "q", "offset_coefficients", ndim=1)
+    k = checks.real_array(k, "k", "offset_coefficients", ndim=1)
+    if q.shape != k.shape:
+        raise ValueError(f"offset_coefficients: q and k must have the same shape, got {q.shape} and {k.shape}")
+    return np.conj(pairs_as_complex(q)) * pairs_as_complex(k) / np.sqrt(q.size)
+
+
+def trig_polynomial(h, offsets, theta) -> np.ndarray:
+    r""":math:`p(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}` at each offset, shape ``offsets.shape``.
+
+    >>> trig_polynomial([1.0, 1j], [0.0, 1.0], [np.pi, np.pi / 2])  # cos(pi D) - sin(pi D / 2)
+    array([ 1., -2.])
+    """
+    h = _coefficients(h, "trig_polynomial")
+    offsets = checks.real_array(offsets, "offsets", "trig_polynomial")
+    theta = checks.real_vector(theta, "theta", "trig_polynomial")
+    if h.shape != theta.shape:
+        raise ValueError(f"trig_polynomial: h and theta must have the same shape, got {h.shape} and {theta.shape}")
+    return np.real(np.exp(1j * offsets[..., None] * theta) @ h)
+
+
+def pair_for_coefficients(h) -> tuple[np.ndarray, np.ndarray]:
+    r"""A query and a key whose profile has the coefficients ``h`` (shape ``(d/2,)``): pair :math:`j` of
+    :math:`q` is :math:`(r_j, 0)` and pair :math:`j` of :math:`k` is :math:`r_j(\cos\varphi_j, \sin\varphi_j)`,
+    with :math:`r_j = (\sqrt{d}\,|h_j|)^{1/2}` and :math:`\varphi_j = \arg h_j`. Then
+    :math:`\overline{\zeta_j(q)}\zeta_j(k)/\sqrt d = r_j^2 e^{i\varphi_j}/\sqrt d = h_j`.
+
+    >>> q, k = pair_for_coefficients([1j / np.sqrt(2)])
+    >>> np.round(q, 12), np.round(k, 12)
+    (array([1., 0.]), array([0., 1.]))
+    """
+    h = _coefficients(h, "pair_for_coefficients")
+    d = 2 * h.size
+    radius, phase = np.sqrt(np.sqrt(d) * np.abs(h)), np.angle(h)
+    q, k = np.zeros(d), np.zeros(d)
+    q[0::2] = radius
+    k[0::2], k[1::2] = radius * np.cos(phase), radius * np.sin(phase)
+    return q, k
+
+
+def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> np.ndarray:
+    r"""The coefficients :math:`h` (shape ``theta.shape``) whose polynomial :math:`\operatorname{Re}\sum_j
+    h_j e^{i\Delta\theta_j}` is closest to ``target`` at ``offsets`` in least squares.
+
+    With :math:`h_j = a_j + i b_j` the polynomial is :math:`\sum_j a_j\cos\Delta\theta_j - b_j\sin\Delta\theta_j`,
+    linear in the real unknowns :math:`(a, b)`; ``numpy.linalg.lstsq`` solves for them. Slow hands turn so
+    little over a short window that their columns are nearly dependent; singular values below ``rcond``
+    times the largest are dropped, so that the coefficients stay moderate (the smallest solution of the rest);
+    ``rcond=None`` keeps every direction numpy can resolve (its default cut-off, near machine precision).
+
+    >>> fit_coefficients([0.0, 1.0, 2.0], [1.0, 0.0, -1.0], [np.pi / 2]).round(12)  # cos(pi D / 2)
+    array([1.+0.j])
+    """
+    offsets = checks.real_vector(offsets, "offsets", "fit_coefficients")
+    target = checks.real_vector(target, "target", "fit_coefficients")
+    theta = checks.real_vector(theta, "theta", "fit_coefficients")
+    if target.shape != offsets.shape:
+        raise ValueError(f"fit_coefficients: target must have one value per offset, got {target.size} values "
+                         f"for {offsets.size} offsets")
+    angles = offsets[:, None] * theta
+    if rcond is not None:
+        rcond = checks.real(rcond, "rcond", "fit_coefficients", at_least=0.0)
+    solution = np.linalg.lstsq(np.hstack([np.cos(angles), -np.sin(angles)]), target, rcond=rcond)[0]
+    return solution[:theta.size] + 1j * solution[theta.size:]
+
+
+def dft_matrix(n: int) -> np.ndarray:
+    r"""The unitary DFT matrix :math:`F_{k,r} = e^{-2\pi i kr/N}/\sqrt{N}`, shape ``(N, N)``: :math:`Fx` is
+    ``numpy.fft.fft(x, norm="ortho")``.
+
+    >>> np.round(dft_matrix(2) * np.sqrt(2)).real
+    array([[ 1.,  1.],
+           [ 1., -1.]])
+    """
+    n = checks.integer(n, "n", "dft_matrix", minimum=1)
+    k = np.arange(n)
+    return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)
+
+
+def circulant_eigenvalues(c) -> np.ndarray:
+    r"""The eigenvalues :math:`\lambda_k = \sum_r c(r)\, e^{2\pi i kr/N}` of the circulant matrix
+    :math:`C_{m,n} = c\big((n - m) \bmod N\big)` with first row ``c``, in the order of :func:`dft_matrix`.
+
+    The first column of :math:`C` is :math:`c(-r \bmod N)`, so :math:`\lambda` is also the DFT
+    (``numpy.fft.fft``) of the first column.
+
+    >>> np.round(circulant_eigenvalues([2.0, 1.0, 1.0]).real, 12)
+    array([4., 1., 1.])
+    """
+    c = checks.real_vector(c, "c", "circulant_eigenvalues")
+    return np.fft.fft(np.roll(c[::-1], 1))
