@@ -783,7 +783,7 @@ def untrained_rows_untouched(result) -> ClaimResult:
 def offset_trig_polynomial(d: int = 64, n: int = 32, base: float = 10000.0, seed: int = 0,
                            swap: bool = False) -> ClaimResult:
     r"""The repeated-token score matrix is :math:`S_{m,n} = \operatorname{Re}\sum_j h_j e^{i(n-m)\theta_j}` with
-    :math:`h_j = \overline{\zeta_j(q)}\zeta_j(k)/\sqrt d`. With ``swap`` the coefficients are built with the
+    :math:`h_j = \overline{z_j(q)}z_j(k)/\sqrt d`. With ``swap`` the coefficients are built with the
     roles of ``q`` and ``k`` exchanged, which gives :math:`S_{n,m}` instead: a counterexample that fails."""
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     h = fourier.offset_coefficients(k, q) if swap else fourier.offset_coefficients(q, k)

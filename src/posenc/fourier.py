@@ -1,10 +1,10 @@
 r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial, circulants and the DFT.
 
-Read pair :math:`j` of a vector as the complex number :math:`\zeta_j(x) = x_{2j} + i\,x_{2j+1}`. The score of
+Read pair :math:`j` of a vector as the complex number :math:`z_j(x) = x_{2j} + i\,x_{2j+1}`. The score of
 a query against a key :math:`\Delta = n - m` positions away is then
 
 .. math:: s(\Delta) = \operatorname{Re} \sum_{j=0}^{d/2-1} h_j\, e^{i\Delta\theta_j}, \qquad
-          h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt{d},
+          h_j = \overline{z_j(q)}\,z_j(k)/\sqrt{d},
 
 a real trigonometric polynomial with the head's :math:`d/2` frequencies, and every choice of the complex
 coefficients :math:`h_j` comes from some query and key. A circulant matrix
@@ -30,7 +30,7 @@ def _coefficients(h, who: str) -> np.ndarray:
 
 
 def pairs_as_complex(x) -> np.ndarray:
-    r"""Pair :math:`j` of ``x`` (shape ``(..., d)``) as :math:`\zeta_j = x_{2j} + i\,x_{2j+1}`, shape ``(..., d/2)``.
+    r"""Pair :math:`j` of ``x`` (shape ``(..., d)``) as :math:`z_j = x_{2j} + i\,x_{2j+1}`, shape ``(..., d/2)``.
 
     >>> pairs_as_complex([1.0, 2.0, 3.0, 4.0])
     array([1.+2.j, 3.+4.j])
@@ -41,7 +41,7 @@ def pairs_as_complex(x) -> np.ndarray:
 
 
 def offset_coefficients(q, k) -> np.ndarray:
-    r"""The coefficients :math:`h_j = \overline{\zeta_j(q)}\,\zeta_j(k)/\sqrt d` of the score profile
+    r"""The coefficients :math:`h_j = \overline{z_j(q)}\,z_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
 
     >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)
@@ -72,7 +72,7 @@ def pair_for_coefficients(h) -> tuple[np.ndarray, np.ndarray]:
     r"""A query and a key whose profile has the coefficients ``h`` (shape ``(d/2,)``): pair :math:`j` of
     :math:`q` is :math:`(r_j, 0)` and pair :math:`j` of :math:`k` is :math:`r_j(\cos\varphi_j, \sin\varphi_j)`,
     with :math:`r_j = (\sqrt{d}\,|h_j|)^{1/2}` and :math:`\varphi_j = \arg h_j`. Then
-    :math:`\overline{\zeta_j(q)}\zeta_j(k)/\sqrt d = r_j^2 e^{i\varphi_j}/\sqrt d = h_j`.
+    :math:`\overline{z_j(q)}z_j(k)/\sqrt d = r_j^2 e^{i\varphi_j}/\sqrt d = h_j`.
 
     >>> q, k = pair_for_coefficients([1j / np.sqrt(2)])
     >>> np.round(q, 12), np.round(k, 12)
