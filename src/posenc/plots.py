@@ -452,6 +452,7 @@ def extrapolation_curves(lengths, accuracy: dict[str, np.ndarray], order_blind: 
     ax.set_xlabel("evaluation length (tokens, log scale; grey line: training length)")
     ax.set_ylabel("tokens copied correctly (%)")
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8.5)
+    return fig
 
 
 # Chapter 6, weights and the Fourier view: the softmax weights over offsets, a profile fitted by a head.
