@@ -4,9 +4,9 @@ The theme draws its icons (menu, search, rocket, the GitHub mark, ...) with Font
 fonts hold every icon Font Awesome has: 156 kB for the solid set and 118 kB for the brands, fetched by every
 page at the first paint, for about twenty glyphs. On a phone's connection that is more than a second before
 the first words appear. After the stylesheets are written (``_ext/css_bundle.py``, which already leaves out
-the rules of icons the site never uses), every ``content: "\\fXXX"`` that a bundle still holds names an icon
-the site may show; each font that an ``@font-face`` of a bundle points to is cut down to those characters, in
-place, in the same format (WOFF2 needs the ``brotli`` package).
+the rules of icons the site never uses), every ``content: "\\fXXX"`` of a Font Awesome rule that a
+bundle still holds names an icon the site may show; each font that an ``@font-face`` of a bundle points to is
+cut down to those characters, in place, in the same format (WOFF2 needs the ``brotli`` package).
 """
 
 from __future__ import annotations
@@ -23,7 +23,9 @@ from sphinx.application import Sphinx
 
 FONT_FACE = re.compile(r"@font-face\s*{([^}]*)}")
 FONT_URL = re.compile(r"""url\(\s*['"]?([^'")?#]+\.(?:woff2|woff|ttf))""")
+RULE = re.compile(r"([^{}]+){([^{}]*)}")
 ESCAPE = re.compile(r"""content\s*:\s*['"]\\([0-9a-fA-F]{4,6})\s*['"]""")
+ICON_SELECTOR = re.compile(r"\.fa-")  # Font Awesome's icon classes (MathJax's own glyphs use mjx- rules)
 ICON_FAMILY = re.compile(r"font-family\s*:\s*['\"]?Font Awesome", re.IGNORECASE)
 
 
@@ -34,8 +36,10 @@ def icon_fonts(css: str, css_dir: str) -> set[str]:
 
 
 def icon_characters(css: str) -> set[int]:
-    """The characters that ``content: "\\XXXX"`` declarations of ``css`` insert (icon code points)."""
-    return {int(code, 16) for code in ESCAPE.findall(css)}
+    """The characters that ``content: "\\XXXX"`` declarations of Font Awesome's rules in ``css`` insert: rules
+    of its icon classes (``.fa-...``) or that set its font themselves (the theme's ``.onthispage:after``)."""
+    return {int(code, 16) for selector, body in RULE.findall(css)
+            if ICON_SELECTOR.search(selector) or ICON_FAMILY.search(body) for code in ESCAPE.findall(body)}
 
 
 def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
