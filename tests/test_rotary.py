@@ -146,15 +146,15 @@ def test_out_receives_the_same_result_also_in_place(kind, layout, dtype):
 
 @pytest.mark.parametrize("threads", [1, 2])
 def test_half_layout_in_cache_sized_slabs_matches_the_formula_and_keeps_the_thread_count(threads):
-    # 2,500 rows of 128 float32 values: two slabs of at most 2,048 rows (1 MiB) for each of the 6 leading indices
-    x = torch.from_numpy(np.random.default_rng(6).standard_normal((2, 3, 2500, 128)).astype(np.float32))
+    # 5,000 rows of 128 float32 values: two slabs of at most 4,096 rows (2 MiB) for each of the 6 leading indices
+    x = torch.from_numpy(np.random.default_rng(6).standard_normal((2, 3, 5000, 128)).astype(np.float32))
     before = torch.get_num_threads()
     torch.set_num_threads(threads)
     try:
-        got = apply_rope(x, positions=np.arange(2500) + 7, layout="half", out=torch.empty_like(x))
+        got = apply_rope(x, positions=np.arange(5000) + 7, layout="half", out=torch.empty_like(x))
         assert torch.get_num_threads() == threads
     finally:
         torch.set_num_threads(before)
-    expected = apply_rope(x.numpy().astype(np.float64), positions=np.arange(2500) + 7, layout="half")
+    expected = apply_rope(x.numpy().astype(np.float64), positions=np.arange(5000) + 7, layout="half")
     np.testing.assert_allclose(got.numpy(), expected, rtol=0, atol=2e-5)
-    assert torch.equal(got, apply_rope(x, positions=np.arange(2500) + 7, layout="half"))
+    assert torch.equal(got, apply_rope(x, positions=np.arange(5000) + 7, layout="half"))
