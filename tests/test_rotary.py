@@ -158,3 +158,24 @@ def test_half_layout_in_cache_sized_slabs_matches_the_formula_and_keeps_the_thre
     expected = apply_rope(x.numpy().astype(np.float64), positions=np.arange(5000) + 7, layout="half")
     np.testing.assert_allclose(got.numpy(), expected, rtol=0, atol=2e-5)
     assert torch.equal(got, apply_rope(x, positions=np.arange(5000) + 7, layout="half"))
+
+
+def test_a_forked_child_does_not_inherit_the_worker_pool():
+    """A child of fork (a DataLoader worker) has none of its parent's threads: it must not queue slabs for
+    them (they would wait forever); it starts its own pool when it needs one."""
+    import os
+    import signal
+
+    from posenc import _rope_torch
+
+    if torch.get_num_threads() < 2:
+        pytest.skip("one torch thread: slabs are rotated in the calling thread, no pool is made")
+    x = torch.zeros(4, 4096, 128)
+    apply_rope(x, layout="half", out=torch.empty_like(x))
+    assert _rope_torch._pool, "the parent rotated slabs with its worker pool"
+    child = os.fork()
+    if child == 0:  # no torch operation here: torch itself may hang in a child once the parent used its threads
+        signal.alarm(30)
+        os._exit(0 if not _rope_torch._pool else 1)
+    _, status = os.waitpid(child, 0)
+    assert os.waitstatus_to_exitcode(status) == 0

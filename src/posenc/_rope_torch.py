@@ -14,6 +14,7 @@ per positions, width, base, dtype and device, like a model's rotary cache.
 
 from __future__ import annotations
 
+import os
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
@@ -119,6 +120,7 @@ def _slab_rotation(x: torch.Tensor, out: torch.Tensor, tables: _Tables, rows: in
 
 _pool: dict[int, ThreadPoolExecutor] = {}
 _pool_lock = threading.Lock()
+os.register_at_fork(after_in_child=_pool.clear)  # a forked child (a DataLoader worker) has none of the threads
 
 
 def _workers() -> ThreadPoolExecutor | None:
