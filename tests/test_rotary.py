@@ -179,3 +179,9 @@ def test_a_forked_child_does_not_inherit_the_worker_pool():
         os._exit(0 if not _rope_torch._pool else 1)
     _, status = os.waitpid(child, 0)
     assert os.waitstatus_to_exitcode(status) == 0
+
+
+@pytest.mark.parametrize("shape", [(2, 0, 8), (0, 5, 8)])
+@pytest.mark.parametrize("layout", ["interleaved", "half"])
+def test_an_empty_batch_or_sequence_is_returned_empty(shape, layout):
+    assert apply_rope(torch.zeros(shape), layout=layout).shape == shape

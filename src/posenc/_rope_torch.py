@@ -92,16 +92,13 @@ def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = 
         return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
     out = torch.empty_like(x) if out is None else out
     seq, d = x.shape[-2:]
+    if not x.numel():  # an empty batch or sequence: nothing to turn
+        return out
     rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))
-    slabs = [(lead, start) for lead in range(x[..., 0, 0].numel()) for start in range(0, seq, rows)]
+    slabs = [(lead, start) for lead in range(x.numel() // (seq * d)) for start in range(0, seq, rows)]
     workers = _workers() if len(slabs) > 1 and x.device.type == "cpu" else None
     rotate_slab = _slab_rotation(x.reshape(-1, seq, d), out.view(-1, seq, d), tables, rows)
-    if workers is None:
-        for slab in slabs:
-            rotate_slab(slab)
-    else:
-        for _ in workers.map(rotate_slab, slabs):
-            pass
+    list((map if workers is None else workers.map)(rotate_slab, slabs))
     return out
 
 
@@ -110,9 +107,9 @@ def _slab_rotation(x: torch.Tensor, out: torch.Tensor, tables: _Tables, rows: in
     def rotate_slab(slab: tuple[int, int]) -> None:
         lead, start = slab
         span = slice(start, start + rows)
-        xs, os = x[lead, span], out[lead, span]
-        torch.mul(xs, tables.cos_twice[span], out=os)
-        (xa, xb), (oa, ob), s = xs.chunk(2, dim=-1), os.chunk(2, dim=-1), tables.sin[span]
+        xs, outs = x[lead, span], out[lead, span]
+        torch.mul(xs, tables.cos_twice[span], out=outs)
+        (xa, xb), (oa, ob), s = xs.chunk(2, dim=-1), outs.chunk(2, dim=-1), tables.sin[span]
         oa.addcmul_(xb, s, value=-1)
         ob.addcmul_(xa, s)
     return rotate_slab
