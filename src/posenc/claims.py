@@ -746,7 +746,9 @@ def rotation_form_holds(a) -> ClaimResult:
     deviations = [np.max(np.abs(basis.T @ basis - np.eye(len(a))), initial=0.0),
                   np.max(np.abs(basis.T @ a @ basis - expected), initial=0.0),
                   np.max(distances.min(axis=0), initial=0.0), np.max(distances.min(axis=1), initial=0.0)]
-    return _result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations, 1e-13 * max(1, len(a)))
+    # Round-off grows as an angle draws close to 0 or pi (see rotation_form's tol): 36,000 random orthogonal
+    # matrices of widths 1 to 12 stayed below 1e-11 per dimension. A matrix that is not orthogonal misses by ~1.
+    return _result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations, 1e-10 * max(1, len(a)))
 
 
 # ---- Chapter 9's experiment (new-experiment): position interpolation is RoPE at scaled positions ----

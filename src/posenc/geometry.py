@@ -141,7 +141,7 @@ class RotationForm(NamedTuple):
     signs: np.ndarray
 
 
-def rotation_form(a, tol: float = 1e-10) -> RotationForm:
+def rotation_form(a, tol: float = 1.5e-8) -> RotationForm:
     r"""The real spectral form of an orthogonal matrix :math:`A`: an orthonormal basis in which it turns
     planes by angles :math:`\varphi_j \in (0, \pi)` and keeps or flips the remaining directions.
 
@@ -149,8 +149,11 @@ def rotation_form(a, tol: float = 1e-10) -> RotationForm:
     :math:`A` the two commute, an eigenvector :math:`u` of :math:`S` with eigenvalue :math:`\cos\varphi`
     has :math:`\|K u\| = \sin\varphi`, and :math:`u`, :math:`w = K u/\sin\varphi` span a plane that
     :math:`A` turns by :math:`\varphi`: :math:`A u = \cos\varphi\, u + \sin\varphi\, w`. The eigenvectors
-    of :math:`S` with eigenvalue :math:`\pm 1` (within ``tol``) are kept (:math:`+1`) or flipped
-    (:math:`-1`). The planes come first in the basis, pair ``(2j, 2j+1)`` as in RoPE, then the kept and
+    of :math:`S` that :math:`K` hardly moves (:math:`\|K u\| = |\sin\varphi| \le` ``tol``) are kept
+    (:math:`+1`) or flipped (:math:`-1`). The default ``tol`` is about the square root of float64's
+    rounding: a turn by a smaller angle costs less as a sign than as a plane, whose second vector
+    :math:`K u/\sin\varphi` carries the rounding divided by :math:`\sin\varphi`. The planes come first in
+    the basis, pair ``(2j, 2j+1)`` as in RoPE, then the kept and
     flipped directions. The basis is orthonormal whatever ``a`` is, but only for an orthogonal ``a`` is
     :math:`P^\top A P` the block-diagonal form: :func:`posenc.claims.rotation_form_holds` checks that.
 
@@ -161,9 +164,9 @@ def rotation_form(a, tol: float = 1e-10) -> RotationForm:
     a = checks.matrix(a, "a", "rotation_form", square=True)
     tol = checks.real(tol, "tol", "rotation_form", above=0.0)
     symmetric, skew = (a + a.T) / 2, (a - a.T) / 2
-    cosines, vectors = np.linalg.eigh(symmetric)
+    _, vectors = np.linalg.eigh(symmetric)
     planes: list[np.ndarray] = []
-    for v in vectors[:, 1 - np.abs(cosines) > tol].T:
+    for v in vectors[:, np.linalg.norm(skew @ vectors, axis=0) > tol].T:
         u = _unit_remainder(v, planes)
         w = None if u is None else _unit_remainder(skew @ u, [*planes, u])
         if w is not None:
