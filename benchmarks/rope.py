@@ -63,8 +63,8 @@ def variants(shape):
     }, 2 * x.numel() * x.element_size()
 
 
-def measure(functions, repeats: int) -> dict[str, float]:
-    """Median seconds per call, the variants taking turns so that drift hits all of them alike."""
+def measure(functions, repeats: int) -> dict[str, list[float]]:
+    """Seconds per call in each round; the variants take turns, so that drift hits all of them alike."""
     for f in functions.values():
         f()  # warm up: allocations, caches, lazy imports
     times = {name: [] for name in functions}
@@ -73,23 +73,29 @@ def measure(functions, repeats: int) -> dict[str, float]:
             start = time.perf_counter()
             f()
             times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
+    return times
 
 
-def report(seconds: dict[str, float], nbytes: int, shape) -> str:
-    copy, meta = seconds["torch copy (floor)"], seconds["Meta complex form (torch)"]
-    existing = seconds["torch copy into an existing tensor"]
+def speed_against(times: dict[str, list[float]], name: str, floor: str) -> float:
+    """Median over rounds of floor time / variant time, each round's pair measured moments apart."""
+    return statistics.median(f / t for f, t in zip(times[floor], times[name], strict=True))
+
+
+def report(times: dict[str, list[float]], nbytes: int, shape) -> str:
+    floors = ["torch copy (floor)", "torch copy into an existing tensor", "Meta complex form (torch)"]
     lines = [
         f"Shape {tuple(shape)}, float32, {torch.get_num_threads()} torch threads, "
-        f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}.",
+        f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}; "
+        f"{len(times[floors[0]])} rounds, medians (a speed ratio is the median of the rounds' ratios).",
         "",
         "| variant | ms per call | effective GB/s | × torch copy | × copy into an existing tensor "
         "| × Meta complex form |",
         "|---|---:|---:|---:|---:|---:|",
     ]
-    for name, t in seconds.items():
-        lines.append(f"| {name} | {t * 1e3:.1f} | {nbytes / t / 1e9:.2f} | {copy / t:.2f} | {existing / t:.2f} "
-                     f"| {meta / t:.2f} |")
+    for name, t in times.items():
+        median = statistics.median(t)
+        ratios = " | ".join(f"{speed_against(times, name, floor):.2f}" for floor in floors)
+        lines.append(f"| {name} | {median * 1e3:.1f} | {nbytes / median / 1e9:.2f} | {ratios} |")
     return "\n".join(lines) + "\n"
 
 

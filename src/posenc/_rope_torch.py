@@ -5,18 +5,14 @@ writes each element once. Half-layout pairs cannot be viewed as complex numbers 
 pair sit d/2 apart), so they take three passes: the row times ``[cos, cos]`` (one contiguous
 multiplication), then the two cross terms as fused multiply-adds on the halves. Over a whole large tensor
 the three passes read it from memory three times; so a large tensor is cut into slabs of about two
-megabytes, and each slab takes its three passes while it is still in the cache. The slabs are handed to a
-small pool of worker threads whose torch operations run single-threaded: torch's own threads would
-have to meet at a barrier after every pass of every slab, which costs little on an idle machine and
-many times the rotation itself on a busy one. The cos/sin tables are kept
-per positions, width, base, dtype and device, like a model's rotary cache.
+megabytes, and each slab takes its three passes while it is still in the cache. Each pass is an ordinary
+torch operation on torch's own threads (a pool of worker threads for the slabs was tried: it was no
+faster, and it made the caller's later torch work slower for as long as the process lived). The cos/sin
+tables are kept per positions, width, base, dtype and device, like a model's rotary cache.
 """
 
 from __future__ import annotations
 
-import os
-import threading
-from concurrent.futures import ThreadPoolExecutor
 from functools import lru_cache
 
 import numpy as np
@@ -94,52 +90,15 @@ def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = 
     seq, d = x.shape[-2:]
     if not x.numel():  # an empty batch or sequence: nothing to turn
         return out
+    xs, outs = x.reshape(-1, seq, d), out.view(-1, seq, d)
+    (xa, xb), (oa, ob) = xs.chunk(2, dim=-1), outs.chunk(2, dim=-1)
     rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))
-    slabs = [(lead, start) for lead in range(x.numel() // (seq * d)) for start in range(0, seq, rows)]
-    workers = _workers() if len(slabs) > 1 and x.device.type == "cpu" else None
-    rotate_slab = _slab_rotation(x.reshape(-1, seq, d), out.view(-1, seq, d), tables, rows)
-    list((map if workers is None else workers.map)(rotate_slab, slabs))
+    spans = [slice(None)] if rows == seq else [slice(start, start + rows) for start in range(0, seq, rows)]
+    for span in spans:  # a slab is rows `span` of one leading index; its three passes run while it is cached
+        cos_twice, sin = tables.cos_twice[span], tables.sin[span]
+        for lead in range(xs.shape[0]):
+            torch.mul(xs[lead, span], cos_twice, out=outs[lead, span])
+            oa[lead, span].addcmul_(xb[lead, span], sin, value=-1)
+            ob[lead, span].addcmul_(xa[lead, span], sin)
     return out
 
-
-def _slab_rotation(x: torch.Tensor, out: torch.Tensor, tables: _Tables, rows: int):
-    """The three passes over one slab ``(lead, start)``: rows ``start:start + rows`` of ``x[lead]``."""
-    def rotate_slab(slab: tuple[int, int]) -> None:
-        lead, start = slab
-        span = slice(start, start + rows)
-        xs, outs = x[lead, span], out[lead, span]
-        torch.mul(xs, tables.cos_twice[span], out=outs)
-        (xa, xb), (oa, ob), s = xs.chunk(2, dim=-1), outs.chunk(2, dim=-1), tables.sin[span]
-        oa.addcmul_(xb, s, value=-1)
-        ob.addcmul_(xa, s)
-    return rotate_slab
-
-
-_pool: dict[int, ThreadPoolExecutor] = {}
-_pool_lock = threading.Lock()
-os.register_at_fork(after_in_child=_pool.clear)  # a forked child (a DataLoader worker) has none of the threads
-
-
-def _workers() -> ThreadPoolExecutor | None:
-    """A pool of ``torch.get_num_threads()`` threads whose torch operations run single-threaded (None for one).
-
-    Each worker sets its own OpenMP thread count to one when it starts; the caller's thread count is then
-    put back (torch keeps the count per thread once a thread has used it)."""
-    threads = torch.get_num_threads()
-    if threads < 2:
-        return None
-    with _pool_lock:
-        if threads not in _pool:
-            started = threading.Barrier(threads + 1)
-
-            def single_threaded() -> None:
-                torch.set_num_threads(1)
-                started.wait()
-
-            _pool[threads] = ThreadPoolExecutor(threads, thread_name_prefix="posenc-rope",
-                                                initializer=single_threaded)
-            for _ in range(threads):  # one task each: every worker starts (and runs the initializer) now
-                _pool[threads].submit(int)
-            started.wait()
-            torch.set_num_threads(threads)
-    return _pool[threads]
