@@ -1,0 +1,29 @@
+"""The timing scripts behind the appendix's tables: they run, and their ratios mean what the headings say."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "benchmarks"))
+
+import rope  # noqa: E402 (benchmarks/ is a folder of scripts, not a package)
+
+
+def test_a_speed_ratio_is_the_median_of_each_rounds_ratio():
+    # the floor drifts from 1 s to 3 s; the variant always takes twice as long as the floor of its round
+    times = {"floor": [1.0, 3.0, 2.0], "variant": [2.0, 6.0, 4.0]}
+    assert rope.speed_against(times, "variant", "floor") == 0.5
+    assert rope.speed_against(times, "floor", "floor") == 1.0
+
+
+def test_the_rope_table_has_every_variant_against_each_floor():
+    functions, nbytes = rope.variants([1, 2, 16, 8])
+    table = rope.report(rope.measure(functions, repeats=3), nbytes, [1, 2, 16, 8])
+    rows = {line.split(" | ")[0].lstrip("| "): line.split(" | ")[1:] for line in table.splitlines()
+            if line.startswith("| ") and not line.startswith("| variant")}
+    assert set(rows) == set(functions)
+    assert rows["torch copy (floor)"][2] == "1.00"  # each floor against itself
+    assert rows["torch copy into an existing tensor"][3] == "1.00"
+    assert rows["Meta complex form (torch)"][4].rstrip(" |") == "1.00"
