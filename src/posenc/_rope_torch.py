@@ -92,13 +92,15 @@ def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = 
         return out
     xs, outs = x.reshape(-1, seq, d), out.view(-1, seq, d)
     (xa, xb), (oa, ob) = xs.chunk(2, dim=-1), outs.chunk(2, dim=-1)
-    rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))
-    spans = [slice(None)] if rows == seq else [slice(start, start + rows) for start in range(0, seq, rows)]
-    for span in spans:  # a slab is rows `span` of one leading index; its three passes run while it is cached
+    rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))  # a long sequence is cut into spans
+    group = max(1, min(xs.shape[0], SLAB_BYTES // (rows * d * x.element_size())))  # short ones are grouped
+    for start in range(0, seq, rows):  # a slab: rows start:start + rows of `group` leading indices
+        span = slice(start, start + rows)
         cos_twice, sin = tables.cos_twice[span], tables.sin[span]
-        for lead in range(xs.shape[0]):
-            torch.mul(xs[lead, span], cos_twice, out=outs[lead, span])
-            oa[lead, span].addcmul_(xb[lead, span], sin, value=-1)
-            ob[lead, span].addcmul_(xa[lead, span], sin)
+        for first in range(0, xs.shape[0], group):
+            leads = slice(first, first + group)
+            torch.mul(xs[leads, span], cos_twice, out=outs[leads, span])
+            oa[leads, span].addcmul_(xb[leads, span], sin, value=-1)
+            ob[leads, span].addcmul_(xa[leads, span], sin)
     return out
 
