@@ -5,10 +5,11 @@ writes each element once. Half-layout pairs cannot be viewed as complex numbers 
 pair sit d/2 apart), so they take three passes: the row times ``[cos, cos]`` (one contiguous
 multiplication), then the two cross terms as fused multiply-adds on the halves. Over a whole large tensor
 the three passes read it from memory three times; so a large tensor is cut into slabs of about two
-megabytes, and each slab takes its three passes while it is still in the cache. Each pass is an ordinary
-torch operation on torch's own threads (a pool of worker threads for the slabs was tried: it was no
-faster, and it made the caller's later torch work slower for as long as the process lived). The cos/sin
-tables are kept per positions, width, base, dtype and device, like a model's rotary cache.
+megabytes (a long sequence into spans of rows, many short ones grouped), and each slab takes its three
+passes while it is still in the cache. Each pass is an ordinary torch operation on torch's own threads (a
+pool of worker threads for the slabs was tried: it was no faster, and it made the caller's later torch
+work slower for as long as the process lived). The cos/sin tables are kept per positions, width, base,
+dtype and device, like a model's rotary cache.
 """
 
 from __future__ import annotations
