@@ -278,8 +278,6 @@ CASES = [
      r"tokens and targets must have one shape \(batch, seq\), got \(2, 4\) and \(2, 6\)"),
     (extrapolation.run_experiment, (), {"train_length": 1}, V, "train_length must be at least 2"),
     (extrapolation.run_experiment, (), {"lengths": (32, 64.0)}, T, "lengths must be an integer"),
-
-
     # chapter 6, weights and the Fourier view
     (scores.offset_scores, (np.ones(4), np.ones(6), [0]), {}, V, "same shape"),
     (scores.offset_scores, (np.ones(3), np.ones(3), [0]), {}, V, "d=3"),

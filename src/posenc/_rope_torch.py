@@ -104,4 +104,3 @@ def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = 
             oa[leads, span].addcmul_(xb[leads, span], sin, value=-1)
             ob[leads, span].addcmul_(xa[leads, span], sin)
     return out
-

@@ -20,9 +20,16 @@ from .decoding import cached_decoding_scores, positions_from_mask
 from .geometry import block_diagonal_rotation, offset_deviation, rotation_2d, rotation_form
 from .precision import round_to
 from .relative import offsets, shaw_scores, t5_bias, t5_bucket, transformer_xl_terms
-from .rotary import apply_rope, half_to_interleaved, interleaved_to_half, interleaved_to_half_rows, rope_matrix
+from .rotary import (
+    apply_rope,
+    half_to_interleaved,
+    interleaved_to_half,
+    interleaved_to_half_rows,
+    rope_matrix,
+    rope_with_ladder,
+)
 from .rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, partial_rope
-from .scaling import llama3, ntk_aware, yarn
+from .scaling import llama3, ntk_aware, position_interpolation, yarn
 from .scores import repeated_token_scores, toeplitz_deviation
 from .sinusoidal import (
     added_encoding_score_terms,
@@ -751,7 +758,7 @@ def rotation_form_holds(a) -> ClaimResult:
     return _result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations, 1e-10 * max(1, len(a)))
 
 
-# ---- Chapter 9's experiment (new-experiment): position interpolation is RoPE at scaled positions ----
+# ---- Chapter 9's experiment: position interpolation is RoPE at scaled positions ----
 
 
 def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
@@ -760,9 +767,6 @@ def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: fl
     pair exactly as ordinary RoPE does at :math:`m/s`, for random vectors at the positions
     :math:`0, \ldots, n-1`. ``frequencies`` replaces the interpolated ladder (to see the check fail on one
     that is not :math:`\theta/s`, e.g. YaRN's)."""
-    from .rotary import rope_with_ladder
-    from .scaling import position_interpolation
-
     ladder = position_interpolation(d, factor, base) if frequencies is None else frequencies
     x = np.random.default_rng(seed).standard_normal((n, d))
     positions = np.arange(n, dtype=float)
@@ -789,8 +793,7 @@ def offset_trig_polynomial(d: int = 64, n: int = 32, base: float = 10000.0, seed
     roles of ``q`` and ``k`` exchanged, which gives :math:`S_{n,m}` instead: a counterexample that fails."""
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     h = fourier.offset_coefficients(k, q) if swap else fourier.offset_coefficients(q, k)
-    offsets = np.arange(n)[None, :] - np.arange(n)[:, None]  # n - m
-    polynomial = fourier.trig_polynomial(h, offsets, sinusoidal.frequencies(d, base))
+    polynomial = fourier.trig_polynomial(h, offsets(n), sinusoidal.frequencies(d, base))
     deviation = repeated_token_scores(q, k, n, base=base) - polynomial
     return _result("S[m, n] = Re sum_j h_j e^(i (n - m) theta_j)", deviation, np.sqrt(d) * angle_tolerance(n))
 

@@ -429,7 +429,7 @@ def xpos_factors(distances: np.ndarray, factors: np.ndarray, hands):
     return fig
 
 
-# ---- Chapter 9's experiment (new-experiment): accuracy against the evaluation length ----
+# ---- Chapter 9's experiment: accuracy against the evaluation length ----
 
 
 def extrapolation_curves(lengths, accuracy: dict[str, np.ndarray], order_blind: np.ndarray, chance: float,

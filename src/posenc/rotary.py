@@ -185,18 +185,20 @@ def rope_with_ladder(x, frequencies, positions=None):
     True
     """
     who = "rope_with_ladder"
-    if not (type(x).__module__.startswith("torch") or isinstance(x, np.ndarray)):
-        raise TypeError(f"{who}: x must be a numpy array or a torch tensor, got {type(x).__name__}")
-    if x.ndim < 2:
-        raise ValueError(f"{who}: x must have shape (..., seq, d), got shape {tuple(x.shape)}")
+    torch_input = checks.rotatable(x, who)
     theta = checks.real_vector(frequencies, "frequencies", who)
     if 2 * theta.size != x.shape[-1]:
         raise ValueError(f"{who}: frequencies must have d/2 = {x.shape[-1] // 2} entries for d={x.shape[-1]}, "
                          f"got {theta.size}")
     positions = checks.positions(positions, x.shape[-2], who)
     pairs = [apply_rope(x[..., 2 * j:2 * j + 2], positions * theta_j) for j, theta_j in enumerate(theta)]
-    if type(x).__module__.startswith("torch"):
+    return _join(pairs, torch_input)
+
+
+def _join(parts, torch_input: bool):
+    """Concatenate pieces of heads along the last axis, as torch tensors or as numpy arrays."""
+    if torch_input:
         import torch
 
-        return torch.cat(pairs, dim=-1)
-    return np.concatenate(pairs, axis=-1)
+        return torch.cat(parts, dim=-1)
+    return np.concatenate(parts, axis=-1)

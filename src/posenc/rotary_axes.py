@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
-from .rotary import LAYOUTS, apply_rope
+from .rotary import LAYOUTS, _join, apply_rope
 
 
 def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 10000.0, layout: str = "interleaved"):
@@ -226,11 +226,3 @@ def _sections(sections, d: int, who: str) -> tuple[int, int, int]:
         raise ValueError(f"{who}: sections must add up to d/2 = {d // 2} pairs, got {values} (sum {sum(values)})")
     return values
 
-
-def _join(parts, torch_input: bool):
-    """Concatenate pieces of heads along the last axis, as torch tensors or numpy arrays."""
-    if torch_input:
-        import torch
-
-        return torch.cat(parts, dim=-1)
-    return np.concatenate(parts, axis=-1)

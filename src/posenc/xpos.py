@@ -29,7 +29,7 @@ def xpos_zeta(d: int, gamma: float = 0.4) -> np.ndarray:
     array([0.28571429, 0.64285714])
     """
     d, _, _, gamma = _options("xpos_zeta", d, "query", 512.0, gamma)
-    return _scale(np.ones(1), d, 1.0, 1.0, gamma)[0, 0::2]
+    return _zeta(d, gamma)
 
 
 def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 512.0, gamma: float = 0.4) -> np.ndarray:
@@ -75,6 +75,9 @@ def _options(who: str, d, role, scale_base, gamma) -> tuple[int, float, float, f
     return d, sign, checks.real(scale_base, "scale_base", who, above=0.0), checks.real(gamma, "gamma", who, above=0.0)
 
 
+def _zeta(d: int, gamma: float) -> np.ndarray:
+    return (np.arange(0, d, 2) / d + gamma) / (1 + gamma)
+
+
 def _scale(positions: np.ndarray, d: int, sign: float, scale_base: float, gamma: float) -> np.ndarray:
-    zeta = (np.arange(0, d, 2) / d + gamma) / (1 + gamma)
-    return np.repeat(zeta[None, :] ** (sign * positions[:, None] / scale_base), 2, axis=1)
+    return np.repeat(_zeta(d, gamma)[None, :] ** (sign * positions[:, None] / scale_base), 2, axis=1)
