@@ -23,6 +23,7 @@ import time
 import numpy as np
 import torch
 
+from posenc import _half_kernel
 from posenc.angle_tables import rotation_angles
 from posenc.rotary import apply_rope
 
@@ -56,6 +57,8 @@ def variants(shape):
         "posenc torch, interleaved, out=": lambda: apply_rope(x, out=out),
         "posenc torch, half": lambda: apply_rope(x, layout="half"),
         "posenc torch, half, out=": lambda: apply_rope(x, layout="half", out=out),
+        "posenc torch, half, out=x (in place)": lambda: apply_rope(x, layout="half", out=x),
+        "posenc torch, half, out=, torch's passes": lambda: without_kernel(apply_rope, x, layout="half", out=out),
         "Meta complex form (torch)": lambda: meta(x),
         "HF rotate_half (torch)": lambda: hf(x),
         "numpy copy (floor)": lambda: x_np.copy(),
@@ -64,7 +67,17 @@ def variants(shape):
         "posenc numpy, interleaved, out=": lambda: apply_rope(x_np, out=out_np),
         "posenc numpy, half": lambda: apply_rope(x_np, layout="half"),
         "posenc numpy, half, out=": lambda: apply_rope(x_np, layout="half", out=out_np),
+        "posenc numpy, half, out=, numpy's passes": lambda: without_kernel(apply_rope, x_np, layout="half", out=out_np),
     }, 2 * x.numel() * x.element_size()
+
+
+def without_kernel(function, *args, **kwargs):
+    """Call ``function`` as it runs where the compiled half-layout kernel was not built (no C compiler)."""
+    compiled, _half_kernel.COMPILED = _half_kernel.COMPILED, False
+    try:
+        return function(*args, **kwargs)
+    finally:
+        _half_kernel.COMPILED = compiled
 
 
 def measure(functions, repeats: int) -> dict[str, list[float]]:
@@ -90,6 +103,7 @@ def report(times: dict[str, list[float]], nbytes: int, shape, busy: int = 0) -> 
     lines = [
         f"Shape {tuple(shape)}, float32, {torch.get_num_threads()} torch threads, "
         f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}; "
+        f"half-layout kernel {'compiled' if _half_kernel.COMPILED else 'not built'}; "
         f"{len(times[floors[0]])} rounds, medians (a speed ratio is the median of the rounds' ratios)"
         + (f"; {busy} spinning processes beside it." if busy else "."),
         "",

@@ -2,14 +2,15 @@
 
 Interleaved pairs are rotated as complex numbers, one multiplication per element, which reads and
 writes each element once. Half-layout pairs cannot be viewed as complex numbers (the two parts of a
-pair sit d/2 apart), so they take three passes: the row times ``[cos, cos]`` (one contiguous
-multiplication), then the two cross terms as fused multiply-adds on the halves. Over a whole large tensor
-the three passes read it from memory three times; so a large tensor is cut into slabs of about two
-megabytes (a long sequence into spans of rows, many short ones grouped), and each slab takes its three
-passes while it is still in the cache. Each pass is an ordinary torch operation on torch's own threads (a
-pool of worker threads for the slabs was tried: it was no faster, and it made the caller's later torch
-work slower for as long as the process lived). The cos/sin tables are kept per positions, width, base,
-dtype and device, like a model's rotary cache.
+pair sit d/2 apart). On the CPU they go to the compiled one-pass kernel of :mod:`posenc._half_kernel`, on
+torch's number of threads. Where it was not built, or off the CPU, they take three torch passes: the row
+times ``[cos, cos]`` (one contiguous multiplication), then the two cross terms as fused multiply-adds on
+the halves. Over a whole large tensor the three passes would read it from memory three times; so a large
+tensor is cut into slabs of about two megabytes (a long sequence into spans of rows, many short ones
+grouped), and each slab takes its three passes while it is still in the cache. Each pass is an ordinary
+torch operation on torch's own threads (a pool of worker threads for the slabs was tried: it was no
+faster, and it made the caller's later torch work slower for as long as the process lived). The cos/sin
+tables are kept per positions, width, base, dtype and device, like a model's rotary cache.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from functools import lru_cache
 import numpy as np
 import torch
 
+from . import _half_kernel
 from .angle_tables import cos_sin_table
 
 
@@ -36,8 +38,9 @@ def rotate(x: torch.Tensor, positions: np.ndarray, base: float, layout: str,
             return out
         result = torch.view_as_real(_as_complex(xw) * tables.rotation).flatten(-2)
     else:
-        in_place = direct and out.untyped_storage().data_ptr() == x.untyped_storage().data_ptr()
-        result = _rotate_halves(xw, tables, out if direct and not in_place else None)
+        overlaps = direct and out.untyped_storage().data_ptr() == xw.untyped_storage().data_ptr()
+        writable = direct and (not overlaps or out.data_ptr() == xw.data_ptr())  # apart from x, or x itself
+        result = _rotate_halves(xw, tables, out if writable else None)
     if out is None:
         return result.to(x.dtype)
     return out if result is out else out.copy_(result)
@@ -80,14 +83,28 @@ SLAB_BYTES = 2 << 20  # a slab and its result stay in the cache (32 MiB of L3 he
 
 
 def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = None) -> torch.Tensor:
-    """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_b c + x_a s)``; ``out`` must not overlap ``x``.
+    """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_b c + x_a s)``; ``out`` may be ``x`` itself but
+    must not otherwise overlap it.
 
-    ``out = x [c, c]``, then ``out_a -= x_b s`` and ``out_b += x_a s`` (fused multiply-adds), slab by slab."""
+    On the CPU, the compiled kernel of :mod:`posenc._half_kernel` in one pass, on torch's number of threads;
+    elsewhere (or where it was not built), torch's passes slab by slab (:func:`_rotate_in_slabs`)."""
     if x.requires_grad and torch.is_grad_enabled():
         xa, xb = x.chunk(2, dim=-1)
         c, s = tables.cos, tables.sin
         return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
     out = torch.empty_like(x) if out is None else out
+    if _half_kernel.COMPILED and x.device.type == "cpu":
+        _half_kernel.rotate_halves(x.detach().numpy(), tables.cos.numpy(), tables.sin.numpy(), out.detach().numpy(),
+                                   torch.get_num_threads())
+        return out
+    if out.data_ptr() == x.data_ptr():  # in place: the slabs' first pass would overwrite what the others read
+        return out.copy_(_rotate_in_slabs(x, tables, torch.empty_like(x)))
+    return _rotate_in_slabs(x, tables, out)
+
+
+def _rotate_in_slabs(x: torch.Tensor, tables: _Tables, out: torch.Tensor) -> torch.Tensor:
+    """Torch's passes into ``out`` (which must not overlap ``x``): ``out = x [c, c]``, then ``out_a -= x_b s`` and
+    ``out_b += x_a s`` (fused multiply-adds), slab by slab."""
     seq, d = x.shape[-2:]
     if not x.numel():  # an empty batch or sequence: nothing to turn
         return out

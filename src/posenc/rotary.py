@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import _half_kernel, checks
 from .angle_tables import cos_sin_table, rotation_angles
 from .geometry import block_diagonal_rotation
 
@@ -141,16 +141,25 @@ def _rotate_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str,
             np.multiply(z, rotation, out=out.view(as_complex))  # one pass, no allocation
             return out
         result = (z * rotation).view(work)
-    else:
-        direct = out is not None and out.dtype == work and out.flags.c_contiguous and not np.may_share_memory(out, x)
-        result = _rotate_halves_numpy(x.astype(work, copy=False), cos.astype(work), sin.astype(work),
-                                      out if direct else np.empty(x.shape, work))
+    else:  # pairs (j, j + d/2): x_a c - x_b s and x_b c + x_a s
+        result = _rotate_halves(np.ascontiguousarray(x, dtype=work), cos.astype(work), sin.astype(work), out)
         if result is out:
             return out
     if out is None:
         return result.astype(x.dtype, copy=False)
     out[...] = result
     return out
+
+
+def _rotate_halves(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray | None) -> np.ndarray:
+    """Half-layout rotation of the contiguous ``x``, into ``out`` where it can be written directly (else a new
+    array): by the compiled one-pass kernel of :mod:`posenc._half_kernel` where it was built, which may write
+    into ``x`` itself, else by numpy's passes."""
+    compiled = _half_kernel.COMPILED
+    direct = out is not None and out.dtype == x.dtype and out.flags.c_contiguous and (
+        not np.may_share_memory(out, x) or (compiled and out.ctypes.data == x.ctypes.data))
+    target = out if direct else np.empty(x.shape, x.dtype)
+    return (_half_kernel.rotate_halves if compiled else _rotate_halves_numpy)(x, cos, sin, target)
 
 
 def _rotate_halves_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray) -> np.ndarray:
