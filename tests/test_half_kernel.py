@@ -117,6 +117,14 @@ def test_the_kernel_refuses_what_it_cannot_turn_safely(change, message):
 
 
 @built
+def test_rows_are_never_turned_into_a_copy_of_out_that_is_thrown_away():
+    x = np.zeros((2, 3, 8), np.float32)
+    cos, sin = tables(np.arange(3), 8, np.float32)
+    with pytest.raises(ValueError, match="C-contiguous arrays of one shape"):
+        _half_kernel.rotate_halves(x, cos, sin, np.zeros((2, 8, 3), np.float32).transpose(0, 2, 1))
+
+
+@built
 def test_the_kernel_will_not_write_into_a_read_only_array():
     x, cos, sin = np.zeros((4, 8), np.float32), *tables(np.arange(2), 8, np.float32)
     out = np.zeros_like(x)
