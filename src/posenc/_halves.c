@@ -7,8 +7,8 @@
  *     out[r, j + d/2] = x_b cos(m theta_j) + x_a sin(m theta_j)
  *
  * each product rounded, then the sum (built with -ffp-contract=off: no fused multiply-add), so the result is
- * bit for bit the one numpy gets from the same formula. Each element is read once and written once, which
- * makes the kernel as fast as a copy would be; torch's operations need three passes for the same thing.
+ * bit for bit the one numpy gets from the same formula. Each element is read once and written once, as in a
+ * copy; torch's operations need three passes for the same thing.
  * out may be x itself (both halves of a pair are read before either is written), but must not otherwise
  * overlap it. The GIL is released while it runs, so threads may turn disjoint spans of rows at once.
  */
