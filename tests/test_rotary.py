@@ -188,13 +188,11 @@ def test_a_decoding_step_of_many_heads_is_rotated_in_one_slab(monkeypatch, torch
     np.testing.assert_allclose(got.numpy(), expected, rtol=0, atol=2e-5)
 
 
-@pytest.mark.parametrize("kernel", ["compiled", "torch passes"])
-def test_the_half_layout_leaves_no_threads_behind(kernel, monkeypatch):
+def test_the_half_layout_leaves_no_threads_behind(half_kernel):
     """The compiled kernel's helper threads end with the call, torch's passes run on torch's own threads: a pool
     of ours would outlive the call (one that ran torch operations slowed the process's later torch work)."""
     import threading
 
-    monkeypatch.setattr(_half_kernel, "COMPILED", _half_kernel.COMPILED and kernel == "compiled")
     before = threading.active_count()
     apply_rope(torch.zeros(4, 4096, 128), layout="half", out=torch.empty(4, 4096, 128))
     assert threading.active_count() == before

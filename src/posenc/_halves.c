@@ -48,13 +48,13 @@ static int matrix(PyObject *obj, Py_buffer *view, int writable, const char *name
     return 0;
 }
 
-/* The sizes must agree: x and out (rows, d) with d even, cos and sin (seq, d/2) with seq >= 1, one dtype. */
+/* The sizes must agree: x and out (rows, d), cos and sin (seq, d/2) (so d is even) with seq >= 1, one dtype. */
 static int consistent(Py_buffer *x, Py_buffer *cos, Py_buffer *sin, Py_buffer *out)
 {
     Py_buffer *all[] = {x, cos, sin, out};
     for (int i = 1; i < 4; i++)
         if (all[i]->itemsize != x->itemsize) return 0;
-    return x->shape[1] % 2 == 0 && cos->shape[0] >= 1 && cos->shape[1] * 2 == x->shape[1]
+    return cos->shape[0] >= 1 && cos->shape[1] * 2 == x->shape[1]
            && sin->shape[0] == cos->shape[0] && sin->shape[1] == cos->shape[1]
            && out->shape[0] == x->shape[0] && out->shape[1] == x->shape[1];
 }

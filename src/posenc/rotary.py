@@ -142,7 +142,8 @@ def _rotate_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str,
             return out
         result = (z * rotation).view(work)
     else:  # pairs (j, j + d/2): x_a c - x_b s and x_b c + x_a s
-        result = _rotate_halves(np.ascontiguousarray(x, dtype=work), cos.astype(work), sin.astype(work), out)
+        result = _rotate_halves(np.ascontiguousarray(x, dtype=work), cos.astype(work, copy=False),
+                                sin.astype(work, copy=False), out)  # the tables are only read
         if result is out:
             return out
     if out is None:
