@@ -73,9 +73,11 @@ test: pdf book browser sandbox  ## the whole suite: package, notebooks, exercise
 
 # Publish the built site (make book first): _build/html as it is, plus .nojekyll, as the only commit of REMOTE's
 # gh-pages branch (a git URL, a remote's name or a path). GitHub Pages then serves it; see .github/workflows/.
+# First the plain edition (_build/notebooks, what the launch buttons open) goes to REMOTE's branch plain-v<version>:
+# one commit on top of HEAD, HEAD's tree plus notebooks/.
 REMOTE ?= origin
-publish:  ## push _build/html to the gh-pages branch of REMOTE (default origin): make publish REMOTE=url
-	$(PYTHON) tools/publish_site.py _build/html "$(REMOTE)"
+publish:  ## push the site to gh-pages and the plain edition to plain-v<version> of REMOTE: make publish REMOTE=url
+	$(PY) tools/publish_site.py _build/html "$(REMOTE)"
 
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md).
 grade: setup sandbox  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir (SUBMISSIONS/<student>/<assignment>/*.ipynb)

@@ -2,14 +2,16 @@
 
 - **The plain edition.** For every chapter and the explorers page (``EDITION_PAGES``), once Sphinx has
   resolved the page (every glued value pasted, every theorem, figure and equation numbered as the
-  website numbers it), the page is written as a plain notebook to ``notebooks/<page>.ipynb``
-  (``tools/plain_markdown.py`` does the writing). That folder is committed, so Colab's GitHub URL and
-  Binder reach it at the release tag; ``tests/test_plain_edition.py`` fails when it drifts.
+  website numbers it), the page is written as a plain notebook to ``notebooks/<page>.ipynb`` of the build
+  folder, next to the HTML (``_build/notebooks/``; ``tools/plain_markdown.py`` does the writing). Nothing
+  is written into the source tree: the edition holds executed results, so it is published (``make
+  publish`` pushes it to the release's edition branch), never committed to the main line.
 - **Launch buttons.** The rocket menu's Colab and Binder entries of a page with a plain edition open
-  that edition at the release tag (``tools/course_links.py`` makes every URL from ``_config.yml``'s
-  ``repository.url`` and ``pyproject.toml``'s version).
-- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a notebook of the repository (an exercise,
-  say) on Colab and Binder at the release tag, so no page writes the address by hand.
+  that edition on the release's edition branch (``tools/course_links.py`` makes every URL from
+  ``_config.yml``'s ``repository.url`` and ``pyproject.toml``'s version).
+- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a notebook on Colab and Binder, so no page writes
+  the address by hand: a committed notebook (an exercise, say) at the release tag, a notebook of the plain
+  edition (``notebooks/<page>.ipynb``) on the edition branch.
 """
 
 from __future__ import annotations
@@ -26,7 +28,6 @@ from sphinx.util import logging
 
 LOGGER = logging.getLogger(__name__)
 EDITION_PAGES = ("chapters/*", "appendix/explorers")
-EDITION_FOLDER = "notebooks"
 
 
 def tools(app: Sphinx):
@@ -42,24 +43,40 @@ def tools(app: Sphinx):
     return course_links, plain_markdown
 
 
-def in_edition(docname: str) -> bool:
-    return any(fnmatch.fnmatch(docname, pattern) for pattern in EDITION_PAGES)
+def edition_path(app: Sphinx, docname: str) -> str:
+    """The plain edition of ``docname``, relative to the build folder (and to the edition branch's root)."""
+    return f"{tools(app)[0].EDITION_FOLDER}/{docname}.ipynb"
 
 
-def edition_path(docname: str) -> str:
-    """The plain edition of ``docname``, relative to the repository root."""
-    return f"{EDITION_FOLDER}/{docname}.ipynb"
+def edition_file(app: Sphinx, docname: str) -> Path:
+    """Where the build writes the plain edition of ``docname``: the build folder, next to the HTML."""
+    return Path(app.outdir).parent / edition_path(app, docname)
+
+
+def has_edition(app: Sphinx, docname: str) -> bool:
+    """Whether the build writes a plain edition of ``docname``: a page of ``EDITION_PAGES`` made from a notebook."""
+    in_pages = any(fnmatch.fnmatch(docname, pattern) for pattern in EDITION_PAGES)
+    return in_pages and (Path(app.srcdir) / f"{docname}.ipynb").is_file()
+
+
+def linkable(app: Sphinx, path: str) -> bool:
+    """Whether a launch link can open ``path``: a file of the repository, or a notebook of the plain edition."""
+    folder = f"{tools(app)[0].EDITION_FOLDER}/"
+    if path.startswith(folder) and path.endswith(".ipynb"):
+        return has_edition(app, path.removeprefix(folder).removesuffix(".ipynb"))
+    return (Path(app.srcdir) / path).is_file()
 
 
 def launch_role(kind: str):
-    """The ``{colab}`` / ``{binder}`` role: a link named after the service to the notebook at the release."""
+    """The ``{colab}`` / ``{binder}`` role: a link named after the service to a notebook of the release."""
 
     def role(name, rawtext, text, lineno, inliner, options=None, content=None):
         env = inliner.document.settings.env
         course = tools(env.app)[0].Course.of(Path(env.srcdir))
         path = text.strip()
-        if not (Path(env.srcdir) / path).is_file():
-            message = inliner.reporter.error(f"{{{name}}}: no notebook {path!r} in the repository", line=lineno)
+        if not linkable(env.app, path):
+            message = inliner.reporter.error(
+                f"{{{name}}}: no notebook {path!r} in the repository or the plain edition", line=lineno)
             return [inliner.problematic(rawtext, rawtext, message)], [message]
         url = course.colab(path) if kind == "colab" else course.binder(path)
         return [nodes.reference(rawtext, kind.title(), refuri=url)], []
@@ -69,13 +86,11 @@ def launch_role(kind: str):
 
 def write_edition(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     """Write the plain edition of ``docname`` (a resolved page) when it is one of ``EDITION_PAGES``."""
-    if app.builder.format != "html" or not in_edition(docname):
+    if app.builder.format != "html" or not has_edition(app, docname):
         return
     course_links, plain_markdown = tools(app)
     course, env, srcdir = course_links.Course.of(Path(app.srcdir)), app.env, Path(app.srcdir)
-    source = Path(env.doc2path(docname))
-    if source.suffix != ".ipynb":
-        return
+    source = srcdir / f"{docname}.ipynb"
     fignumbers = env.toc_fignumbers.get(docname, {})
     here = posixpath.dirname(docname)
 
@@ -112,26 +127,24 @@ def write_edition(app: Sphinx, doctree: nodes.document, docname: str) -> None:
     })
     for i, cell in enumerate(notebook.cells):
         cell.id = f"cell-{i}"
-    out = srcdir / edition_path(docname)
+    out = edition_file(app, docname)
     out.parent.mkdir(parents=True, exist_ok=True)
-    text = nbformat.writes(notebook) + "\n"
-    if not out.is_file() or out.read_text(encoding="utf-8") != text:
-        out.write_text(text, encoding="utf-8")
+    out.write_text(nbformat.writes(notebook) + "\n", encoding="utf-8")
 
 
 def edition_launch_buttons(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Point the page's Colab and Binder buttons at its plain edition at the release tag."""
-    if not in_edition(pagename) or not (Path(app.srcdir) / edition_path(pagename)).is_file():
+    """Point the page's Colab and Binder buttons at its plain edition on the release's edition branch."""
+    if not has_edition(app, pagename) or not edition_file(app, pagename).is_file():
         return
-    course = tools(app)[0].Course.of(Path(app.srcdir))
+    course, path = tools(app)[0].Course.of(Path(app.srcdir)), edition_path(app, pagename)
     for group in context.get("header_buttons", []):
         if group.get("label") != "launch-buttons":
             continue
         for button in group.get("buttons", []):
             if button.get("text") == "Colab":
-                button["url"] = course.colab(edition_path(pagename))
+                button["url"] = course.colab(path)
             elif button.get("text") == "Binder":
-                button["url"] = course.binder(edition_path(pagename))
+                button["url"] = course.binder(path)
 
 
 def setup(app: Sphinx) -> dict:

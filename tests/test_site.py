@@ -67,21 +67,22 @@ def test_internal_links_resolve(site):
 
 
 def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
-    """Each notebook page's rocket opens its plain edition (notebooks/<page>.ipynb) at the release tag."""
+    """Each notebook page's rocket opens its plain edition (notebooks/<page>.ipynb) on the release's edition
+    branch plain-v<version>, which `make publish` makes from the release and the build's notebooks/."""
     config = book_config()
     repo = config["repository"]["url"].removeprefix("https://github.com/").rstrip("/")
-    tag = "v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    branch = "plain-v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     sources = site / "_sources"
     notebook_pages = [p for p in pages(site) if (sources / p.relative_to(site).with_suffix(".ipynb")).is_file()]
     assert any(p.parent.name == "chapters" for p in notebook_pages), "no chapter page was built from a notebook"
     for page in notebook_pages:
         notebook = "notebooks/" + page.relative_to(site).with_suffix(".ipynb").as_posix()
-        assert (ROOT / notebook).is_file(), f"{notebook} is not in the repository, so its launch buttons lead nowhere"
+        assert (site.parent / notebook).is_file(), f"the build wrote no {notebook}, so its launch buttons lead nowhere"
         hrefs = [a["href"] for a in soup_of(page).select('a[title^="Launch on"][href]')]  # the rocket's menu
         colab = [h for h in hrefs if h.startswith("https://colab.research.google.com/")]
         binder = [h for h in hrefs if h.startswith(config["launch_buttons"]["binderhub_url"])]
-        assert colab == [f"https://colab.research.google.com/github/{repo}/blob/{tag}/{notebook}"], page.name
-        assert len(binder) == 1 and binder[0].startswith(f"https://mybinder.org/v2/gh/{repo}/{tag}?"), binder
+        assert colab == [f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"], page.name
+        assert len(binder) == 1 and binder[0].startswith(f"https://mybinder.org/v2/gh/{repo}/{branch}?"), binder
         assert unquote(binder[0]).endswith(f"/tree/{notebook}"), f"Binder opens {binder[0]}, not {notebook}"
 
 

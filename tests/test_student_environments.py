@@ -39,9 +39,10 @@ COLAB_TORCH = "torch==2.13.0"  # Colab has 2.11 (CPU); 2.13.0 is the only torch 
 STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwright", "ruff", "hypothesis")
 
 
-def release_clone(folder: Path) -> Path:
+def release_clone(folder: Path, edition: Path) -> Path:
     """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
-    what ``git+https://github.com/...@v<version>`` gives pip on Colab."""
+    what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain ``edition`` in
+    ``notebooks/``, as on the release's edition branch that the launch buttons open."""
     names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
                            check=True, capture_output=True, text=True).stdout.splitlines()
     for name in names:
@@ -51,13 +52,14 @@ def release_clone(folder: Path) -> Path:
     git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
         subprocess.run([*git, *command], check=True)
+    shutil.copytree(edition, folder / course_links.EDITION_FOLDER)
     return folder
 
 
 def notebooks_the_buttons_open(repo: Path) -> list[tuple[str, nbformat.NotebookNode]]:
     """(name, notebook): the plain edition, and each student notebook with the model answers filled in."""
     found = [(p.relative_to(repo).as_posix(), nbformat.read(str(p), as_version=4))
-             for p in sorted((repo / "notebooks").rglob("*.ipynb"))]
+             for p in sorted((repo / course_links.EDITION_FOLDER).rglob("*.ipynb"))]
     for release in sorted((repo / "exercises" / "release").glob("*/*.ipynb")):
         source = repo / "exercises" / "source" / release.relative_to(repo / "exercises" / "release")
         answers = samples.solutions(nbformat.read(str(source), as_version=4))
@@ -102,8 +104,8 @@ def run_all(python: Path, repo: Path, cwd_of) -> list[str]:
 
 
 @pytest.fixture(scope="module")
-def repo(tmp_path_factory) -> Path:
-    return release_clone(tmp_path_factory.mktemp("release"))
+def repo(site, tmp_path_factory) -> Path:
+    return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
 
 
 @pytest.fixture(scope="module")

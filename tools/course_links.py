@@ -3,9 +3,17 @@
 
 The repository address is ``repository.url`` in ``_config.yml``; the release is ``version`` in
 ``pyproject.toml`` and its git tag is ``v<version>``. Everything a student follows out of the website is
-derived here: the Colab and Binder links (to the release tag, where ``binder/`` and the plain edition
-``notebooks/`` sit), the website's own address (GitHub Pages of the repository), and the first code cell
-of every chapter and exercise notebook, which installs the package of that release when it is missing.
+derived here: the Colab and Binder links, the website's own address (GitHub Pages of the repository), and
+the first code cell of every chapter and exercise notebook, which installs the package of that release when
+it is missing.
+
+A launch link opens a committed notebook (an exercise's student version) at the release tag. The plain
+edition (``notebooks/``: each executed page as a plain notebook) is never committed to the main line: its
+glued numbers and figures are executed results, which differ from machine to machine. The build writes it
+under ``_build/notebooks/``; ``make publish`` pushes it to the release's edition branch ``plain-v<version>``,
+one generated commit on top of the release whose tree is the release's tree plus ``notebooks/``. Its links
+open that branch, where ``binder/`` and the package sit as at the tag. (The branch name has no slash:
+Colab's GitHub URLs split on slashes.)
 
 Usage: ``python tools/course_links.py [--check]`` rewrites (or, with ``--check``, only compares) the
 install cells of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell
@@ -32,6 +40,7 @@ ROOT = Path(__file__).resolve().parent.parent
 INSTALL_MARK = "installs the book's package in Colab or Binder when it is missing"
 COLAB = "https://colab.research.google.com/github"
 BINDER = "https://mybinder.org/v2/gh"
+EDITION_FOLDER = "notebooks"  # the plain edition: under _build/ after a build, at the root of the edition branch
 
 
 @dataclass(frozen=True)
@@ -58,7 +67,7 @@ class Course:
 
     @property
     def tag(self) -> str:
-        """The git tag of this release, which every launch link and install cell names."""
+        """The git tag of this release, which the install cell and the links to committed files name."""
         return f"v{self.version}"
 
     @property
@@ -66,6 +75,16 @@ class Course:
         """The website's address (GitHub Pages of the repository), ending in ``/``."""
         owner, name = self.slug.split("/")
         return f"https://{owner.lower()}.github.io/{name}/"
+
+    @property
+    def edition_branch(self) -> str:
+        """The generated branch that holds this release's plain edition (``plain-v<version>``)."""
+        return f"plain-{self.tag}"
+
+    def ref(self, path: str) -> str:
+        """Where a launch link finds ``path``: the edition branch for a notebook of the plain edition
+        (``notebooks/...``), the release tag for every committed file."""
+        return self.edition_branch if path.startswith(f"{EDITION_FOLDER}/") else self.tag
 
     def install_target(self, url: str | None = None) -> str:
         """What ``pip install`` gets in the install cell: the package at this release's tag.
@@ -75,12 +94,12 @@ class Course:
         return f"posenc @ git+{url or self.url}@{self.tag}"
 
     def colab(self, path: str) -> str:
-        """Colab's link to the notebook ``path`` (relative to the repository root) at the release tag."""
-        return f"{COLAB}/{self.slug}/blob/{self.tag}/{path}"
+        """Colab's link to the notebook ``path`` (relative to the repository root) at ``ref(path)``."""
+        return f"{COLAB}/{self.slug}/blob/{self.ref(path)}/{path}"
 
     def binder(self, path: str) -> str:
-        """mybinder.org's link: JupyterLab on the release tag's image, opened at the notebook ``path``."""
-        return f"{BINDER}/{self.slug}/{self.tag}?urlpath={quote('lab/tree/' + path, safe='')}"
+        """mybinder.org's link: JupyterLab on the image of ``ref(path)``, opened at the notebook ``path``."""
+        return f"{BINDER}/{self.slug}/{self.ref(path)}?urlpath={quote('lab/tree/' + path, safe='')}"
 
     def page(self, docname: str, anchor: str = "") -> str:
         """The website's address of the page ``docname`` (and ``#anchor``)."""
