@@ -1,7 +1,8 @@
-"""The book's build contract: strict, never stale, every chapter present and runnable in Colab.
+"""The book's build contract: strict, never stale, the source tree left as it was, every chapter present and
+runnable in Colab.
 
-The strictness and cache tests build small scratch books with the project's own configuration and
-its own build script (the one `make book` runs), so they prove what `make book` and `make test` do.
+The strictness, cache and clean-tree tests build small scratch books with the project's own configuration
+and its own build script (the one `make book` runs), so they prove what `make book` and `make test` do.
 """
 
 from __future__ import annotations
@@ -18,6 +19,9 @@ import pytest
 import yaml
 from conftest import ROOT
 
+sys.path.insert(0, str(ROOT / "tools"))
+from build_book import sources_fingerprint  # noqa: E402
+
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
 COLAB_CELL_MARK = "installs the book's package in Colab or Binder when it is missing"
 
@@ -31,21 +35,24 @@ def chapter_notebooks() -> list[Path]:
     return sorted((ROOT / "chapters").glob("*.ipynb"))
 
 
-def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n") -> Path:
+def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n",
+                 notebook_name: str = "notebook") -> Path:
     """A minimal book with the project's configuration (and the folders it names), one markdown page
-    and one notebook."""
+    and one notebook (``notebook_name``, without its suffix)."""
     root.mkdir(parents=True, exist_ok=True)
-    for name in ("_config.yml", "references.bib", "pyproject.toml"):  # pyproject.toml: the release (_ext)
+    for name in ("_config.yml", "references.bib", "pyproject.toml", ".gitignore"):  # pyproject: the release (_ext)
         shutil.copy(ROOT / name, root / name)
     for folder in ("_static", "_ext", "_templates", "tools"):
         if (ROOT / folder).is_dir():
             shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    (root / "_toc.yml").write_text("format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: notebook\n")
+    toc = f"format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: {notebook_name}\n"
+    (root / "_toc.yml").write_text(toc)
     (root / "intro.md").write_text("# Scratch\n\nA scratch book.\n")
     (root / "page.md").write_text(page)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Notebook"), *notebook_cells])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    nbformat.write(notebook, root / "notebook.ipynb")
+    (root / f"{notebook_name}.ipynb").parent.mkdir(parents=True, exist_ok=True)
+    nbformat.write(notebook, root / f"{notebook_name}.ipynb")
     return root
 
 
@@ -84,13 +91,32 @@ def test_the_build_fails_on(tmp_path, what, cells, page):
 
 
 @pytest.mark.slow
+def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(tmp_path):
+    book = scratch_book(tmp_path / "book", [nbformat.v4.new_code_cell("print(6 * 7)")],
+                        notebook_name="chapters/01_scratch")  # a chapter: a page of the plain edition
+    git = ["git", "-C", str(book), "-c", "user.name=test", "-c", "user.email=test@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
+        subprocess.run([*git, *command], check=True)
+    result = build(book)
+    assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
+    edition = book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
+    assert edition.is_file(), "the build wrote no plain edition of the chapter"
+    code = [c.source for c in nbformat.read(str(edition), as_version=4).cells if c.cell_type == "code"]
+    assert code == ["print(6 * 7)"]
+    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all", "--ignored=no"],
+                            check=True, capture_output=True, text=True).stdout
+    assert status == "", f"the build changed the source tree:\n{status}"
+
+
+@pytest.mark.slow
 def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
+    """The cache follows the package the chapters import (src/posenc), and nothing else under src/ or tests/."""
     book = tmp_path / "book"
-    package = book / "src" / "scratchpkg"
+    package = book / "src" / "posenc"
     package.mkdir(parents=True)
     (package / "__init__.py").write_text('VALUE = "first-version"\n')
-    code = (f"import sys, time\nsys.path.insert(0, {str(book / 'src')!r})\nimport scratchpkg\n"
-            "print(scratchpkg.VALUE, 'executed-at', time.time_ns())")
+    code = (f"import sys, time\nsys.path.insert(0, {str(book / 'src')!r})\nimport posenc\n"
+            "print(posenc.VALUE, 'executed-at', time.time_ns())")
     scratch_book(book, [nbformat.v4.new_code_cell(code)])
 
     def build_and_read() -> str:
@@ -101,8 +127,32 @@ def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
     first = build_and_read()
     assert first.startswith("first-version")
     assert build_and_read() == first, "an unchanged book should be served from the execution cache"
+    for name in ("src/posenc_grader/grade.py", "tests/test_scratch.py", "src/posenc/_kernel.so",
+                 "src/posenc/__pycache__/__init__.cpython-311.pyc"):
+        (book / name).parent.mkdir(parents=True, exist_ok=True)
+        (book / name).write_text("changed\n")
+    assert build_and_read() == first, "no chapter executes the grader, a test or a compiled file"
     (package / "__init__.py").write_text('VALUE = "second-version"\n')
     assert build_and_read().startswith("second-version")
+
+
+def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
+    package = tmp_path / "posenc"
+    (package / "explorers").mkdir(parents=True)
+    (package / "__init__.py").write_text("VALUE = 1\n")
+    (package / "explorers" / "rope.js").write_text("export default {};\n")
+    seen = {sources_fingerprint(package)}
+    for name, text in [("__init__.py", "VALUE = 2\n"), ("explorers/rope.js", "export default {render() {}};\n"),
+                       ("explorers/new.py", "")]:
+        (package / name).write_text(text)
+        seen.add(sources_fingerprint(package))
+    assert len(seen) == 4, "a change of a module or of a data file must change the fingerprint"
+    before = sources_fingerprint(package)
+    (package / "__pycache__").mkdir()
+    (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
+    (package / "_kernel.so").write_bytes(b"\0")
+    (tmp_path / "posenc_grader.py").write_text("")
+    assert sources_fingerprint(package) == before
 
 
 def test_every_toc_entry_exists_and_every_chapter_is_listed():

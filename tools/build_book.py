@@ -5,12 +5,14 @@ Usage: python tools/build_book.py [BOOK_DIR] [--path-output DIR]
 
 Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing cell or a broken
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
-jupyter-cache, which keys each notebook on its code cells only; a change to the package under
-``BOOK_DIR/src`` would otherwise leave stale outputs in place, and Sphinx, seeing an unchanged
-notebook, would not even ask. So the script fingerprints every file under ``src/`` and, whenever the
-fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
-The HTML folder is rewritten from scratch on every build, so that a page removed from the book does
-not linger on the site.
+jupyter-cache, which keys each notebook on its code cells only; a change to the package the chapters
+import, ``BOOK_DIR/src/posenc``, would otherwise leave stale outputs in place, and Sphinx, seeing an
+unchanged notebook, would not even ask. So the script fingerprints the package's sources (its Python
+modules and the data files that travel into outputs, such as the explorers' JavaScript) and, whenever
+the fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
+What no chapter executes leaves the cache alone: the grader, the tests, caches and compiled files.
+The build's editions, the HTML and the plain notebooks (``_build/html``, ``_build/notebooks``), are
+rewritten from scratch on every build, so that a page removed from the book does not linger in them.
 """
 
 from __future__ import annotations
@@ -22,25 +24,38 @@ import subprocess
 import sys
 from pathlib import Path
 
+from course_links import EDITION_FOLDER
 
-def sources_fingerprint(src: Path) -> str:
-    """SHA-256 over the relative paths and contents of every file under ``src`` (caches excluded)."""
+PACKAGE = Path("src") / "posenc"
+COMPILED = (".so", ".pyd", ".pyc")  # built from the sources, or by the interpreter: never what a chapter reads
+
+
+def package_sources(package: Path) -> list[Path]:
+    """Every file of ``package`` that a chapter's outputs can depend on: all of them but ``__pycache__``
+    folders and compiled files, sorted."""
+    return sorted(p for p in package.rglob("*")
+                  if p.is_file() and "__pycache__" not in p.parts and p.suffix not in COMPILED)
+
+
+def sources_fingerprint(package: Path) -> str:
+    """SHA-256 over the relative paths and contents of ``package_sources(package)``."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in src.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
-        digest.update(str(path.relative_to(src)).encode() + b"\0" + path.read_bytes() + b"\0")
+    for path in package_sources(package):
+        digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
 
 def invalidate_stale_cache(book: Path, build: Path) -> None:
     """Delete the execution cache and the Sphinx environment under ``build`` unless they were made
-    with the current sources of ``book/src``."""
+    with the current sources of the package ``book/src/posenc``."""
     stamp = build / ".posenc-sources.sha256"
-    fingerprint = sources_fingerprint(book / "src") if (book / "src").is_dir() else "no-src"
+    package = book / PACKAGE
+    fingerprint = sources_fingerprint(package) if package.is_dir() else "no-package"
     if stamp.is_file() and stamp.read_text() == fingerprint:
         return
     for stale in (build / ".jupyter_cache", build / ".doctrees"):
         if stale.exists():
-            print(f"build_book: sources under {book / 'src'} changed; removing {stale}")
+            print(f"build_book: the sources of {package} changed; removing {stale}")
             shutil.rmtree(stale)
     build.mkdir(parents=True, exist_ok=True)
     stamp.write_text(fingerprint)
@@ -54,7 +69,8 @@ def main() -> int:
     book = args.book.resolve()
     build = (args.path_output.resolve() if args.path_output else book) / "_build"
     invalidate_stale_cache(book, build)
-    shutil.rmtree(build / "html", ignore_errors=True)
+    for edition in ("html", EDITION_FOLDER):
+        shutil.rmtree(build / edition, ignore_errors=True)
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
     command = [str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"]
     if args.path_output:
