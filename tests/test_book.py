@@ -13,9 +13,11 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
+from urllib.parse import quote
 
 import nbformat
 import pytest
+import tomllib
 import yaml
 from conftest import ROOT
 
@@ -90,22 +92,43 @@ def test_the_build_fails_on(tmp_path, what, cells, page):
     assert "build_book: FAILED" in result.stderr
 
 
-@pytest.mark.slow
-def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(tmp_path):
-    book = scratch_book(tmp_path / "book", [nbformat.v4.new_code_cell("print(6 * 7)")],
-                        notebook_name="chapters/01_scratch")  # a chapter: a page of the plain edition
-    git = ["git", "-C", str(book), "-c", "user.name=test", "-c", "user.email=test@example.org"]
+EDITION_NOTEBOOK = "notebooks/chapters/01_scratch.ipynb"  # the plain edition of chapters/01_scratch
+
+
+@pytest.fixture(scope="module")
+def edition_book(tmp_path_factory) -> Path:
+    """A scratch book with one chapter (a page of the plain edition) and a page linking its plain edition,
+    committed to git, then built."""
+    links = f"# A page\n\n{{colab}}`{EDITION_NOTEBOOK}` {{binder}}`{EDITION_NOTEBOOK}`\n"
+    book = scratch_book(tmp_path_factory.mktemp("edition") / "book", [nbformat.v4.new_code_cell("print(6 * 7)")],
+                        page=links, notebook_name="chapters/01_scratch")
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
-        subprocess.run([*git, *command], check=True)
+        subprocess.run(["git", "-C", str(book), "-c", "user.name=test", "-c", "user.email=test@example.org",
+                        *command], check=True)
     result = build(book)
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-    edition = book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
+    return book
+
+
+@pytest.mark.slow
+def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(edition_book):
+    edition = edition_book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
     assert edition.is_file(), "the build wrote no plain edition of the chapter"
     code = [c.source for c in nbformat.read(str(edition), as_version=4).cells if c.cell_type == "code"]
     assert code == ["print(6 * 7)"]
-    status = subprocess.run([*git, "status", "--porcelain", "--untracked-files=all", "--ignored=no"],
+    status = subprocess.run(["git", "-C", str(edition_book), "status", "--porcelain", "--untracked-files=all"],
                             check=True, capture_output=True, text=True).stdout
     assert status == "", f"the build changed the source tree:\n{status}"
+
+
+@pytest.mark.slow
+def test_colab_and_binder_roles_open_a_plain_edition_notebook_on_the_release_edition_branch(edition_book):
+    html = page_text(edition_book, "page").replace("&amp;", "&")
+    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    slug = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].removeprefix("https://github.com/")
+    urlpath = quote(f"lab/tree/{EDITION_NOTEBOOK}", safe="")
+    assert f'href="https://colab.research.google.com/github/{slug}/blob/plain-v{version}/{EDITION_NOTEBOOK}"' in html
+    assert f'href="https://mybinder.org/v2/gh/{slug}/plain-v{version}?urlpath={urlpath}"' in html
 
 
 @pytest.mark.slow

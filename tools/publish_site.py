@@ -91,7 +91,7 @@ def publish_edition(build: Path, remote: str, branch: str, repository: Path = RO
                "GIT_INDEX_FILE": str(Path(tmp) / "index"), "GIT_WORK_TREE": str(build)}
         git("read-tree", head, env=env, cwd=build)
         git("rm", "-r", "--cached", "--quiet", "--ignore-unmatch", "--", EDITION_FOLDER, env=env, cwd=build)
-        git("add", "--force", "--", EDITION_FOLDER, env=env, cwd=build)  # --force: notebooks/ is gitignored
+        git("add", "--force", "--", EDITION_FOLDER, env=env, cwd=build)  # --force: whatever the ignore rules say
         tree = git("write-tree", env=env, cwd=build)
         message = f"Plain edition of {head[:12]}: its tree plus the built {EDITION_FOLDER}/"
         commit = git("commit-tree", tree, "-p", head, "-m", message, env=env, cwd=build)
