@@ -1,6 +1,6 @@
 // The sinusoidal explorer: the table PE as a heatmap, one dimension's wavelength, and the similarity
 // PE(p)·PE(q)/(d/2) of the chosen position p to every position q.
-// Mirrored by posenc.explorers.SinusoidalExplorer.readouts() and .similarity_curve().
+// Mirrored by posenc.book.explorers.SinusoidalExplorer.readouts() and .similarity_curve().
 
 const D_MODELS = [16, 64, 128];
 const STATE_S = ["d_model", "position", "dimension", "n_positions", "base"];

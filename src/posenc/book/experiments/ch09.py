@@ -1,8 +1,8 @@
-r"""An extrapolation experiment: tiny models with five position schemes, trained at one length and
+r"""Chapter 9's experiment: tiny models with five position schemes, trained at one length and
 evaluated at longer ones.
 
 Every model is a :class:`posenc.torch_nn.TinyModel` trained on the copy task of
-:func:`posenc.torch_nn.copy_batch` at length :math:`L`: a block of :math:`L/2` random tokens, then
+:func:`copy_batch` at length :math:`L`: a block of :math:`L/2` random tokens, then
 :math:`L/2` blanks on which the model writes the block out again. Copying a block of :math:`n` tokens needs
 attention at the offset :math:`n - m = -n`, so at length :math:`L'` the task asks for an offset of
 :math:`L'/2`, one that training at :math:`L` never showed when :math:`L' > L`.
@@ -22,9 +22,68 @@ from dataclasses import dataclass
 
 import numpy as np
 import torch
+from torch import nn
 
-from . import checks, scaling
-from .torch_nn import TinyModel, accuracy, copy_batch, fit, order_blind, with_ladder
+from posenc import checks, scaling
+from posenc.torch_nn import TinyModel, with_ladder
+
+from .ch02 import fit, fit_watching_table, one_thread
+
+
+def copy_batch(batch: int, length: int, vocab: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
+    """The copy task: the first half of each sequence is random tokens ``1 .. vocab - 1``, the second half is
+    the blank token ``0``, and the target at blank position ``t`` is the token ``length // 2`` places back,
+    ``target[t] = tokens[t - length // 2]``: the model writes the first half out again.
+
+    The first half has no targets (``-100``). Copying a block of ``n`` tokens needs attention at offset
+    ``n``, so the offset the task asks for grows with the input.
+    """
+    who = "copy_batch"
+    batch = checks.integer(batch, "batch", who, minimum=1)
+    length = checks.integer(length, "length", who, minimum=2)
+    vocab = checks.integer(vocab, "vocab", who, minimum=2)
+    if length % 2:
+        raise ValueError(f"{who}: length must be even (a block and its copy), got length={length}")
+    half = length // 2
+    block = torch.randint(1, vocab, (batch, half), generator=generator)
+    tokens = torch.cat([block, torch.zeros_like(block)], dim=1)
+    targets = torch.cat([torch.full_like(block, -100), block], dim=1)
+    return tokens, targets
+
+
+def _same_shape(tokens: torch.Tensor, targets: torch.Tensor, who: str) -> None:
+    """Tokens and targets must be integer tensors of one shape ``(batch, seq)``."""
+    for name, t in (("tokens", tokens), ("targets", targets)):
+        if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
+            raise TypeError(f"{who}: {name} must be an integer tensor, got {type(t).__name__}")
+    if tokens.ndim != 2 or tokens.shape != targets.shape:
+        raise ValueError(f"{who}: tokens and targets must have one shape (batch, seq), "
+                         f"got {tuple(tokens.shape)} and {tuple(targets.shape)}")
+
+
+def accuracy(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> float:
+    """The fraction of positions with a target (not ``-100``) where the model's most likely token is the target."""
+    _same_shape(tokens, targets, "accuracy")
+    with torch.no_grad(), one_thread():
+        predicted = model(tokens).argmax(dim=-1)
+    scored = targets != -100
+    return float((predicted[scored] == targets[scored]).float().mean())
+
+
+def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
+    """The accuracy of the best guess that ignores order: on every blank, the token most frequent in the
+    block. A model without position information can do no better on average on :func:`copy_batch`
+    (given the block's tokens, every order of them is equally likely).
+
+    >>> tokens = torch.tensor([[3, 3, 5, 0, 0, 0]]); targets = torch.tensor([[-100, -100, -100, 3, 3, 5]])
+    >>> round(order_blind(tokens, targets), 3)
+    0.667
+    """
+    _same_shape(tokens, targets, "order_blind")
+    half = tokens.shape[-1] // 2
+    counts = torch.nn.functional.one_hot(tokens[:, :half]).sum(dim=1)  # (batch, vocab)
+    return float(counts.max(dim=1).values.sum() / (targets != -100).sum())
+
 
 SCHEMES = {"NoPE": "none", "learned": "learned", "sinusoidal": "sinusoidal", "ALiBi": "alibi", "RoPE": "rope"}
 
@@ -33,14 +92,16 @@ SCHEMES = {"NoPE": "none", "learned": "learned", "sinusoidal": "sinusoidal", "AL
 class Extrapolation:
     """What :func:`run_experiment` measured: ``accuracy[method][i]`` at evaluation length ``lengths[i]``;
     the accuracy ``order_blind[i]`` of a reader who knows the block but not its order
-    (:func:`posenc.torch_nn.order_blind`); the largest change training made to a row of the learned table
-    past ``train_length``; the training loss of every model's last step; the settings; and the seconds
+    (:func:`order_blind`); for every row of the learned table, the largest gradient it received and the
+    largest change training made to it (``max(lengths)`` rows, ``train_length`` of them trained); the
+    training loss of every model's last step; the settings; and the seconds
     the run took."""
 
     lengths: tuple[int, ...]
     accuracy: dict[str, np.ndarray]
     order_blind: np.ndarray
-    untrained_row_change: float
+    largest_gradient: np.ndarray
+    row_change: np.ndarray
     final_loss: dict[str, float]
     train_length: int
     vocab: int
@@ -105,13 +166,15 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), vocab: int 
         torch.manual_seed(seed)
         model = TinyModel(vocab, d_model, max(lengths) if scheme == "learned" else None, position=scheme,
                           n_heads=n_heads)
-        initial = model.positions.table.weight.detach().clone() if scheme == "learned" else None
-        losses[name] = float(fit(model, _copy_batches(batch, train_length, vocab, seed), steps, lr=lr)[-1])
+        batches = _copy_batches(batch, train_length, vocab, seed)
+        if scheme == "learned":
+            trained, before, after, largest_gradient = fit_watching_table(model, batches, steps, lr=lr)
+            row_change = np.max(np.abs(after - before), axis=1)
+        else:
+            trained = fit(model, batches, steps, lr=lr)
+        losses[name] = float(trained[-1])
         accuracies[name] = [accuracy(model, *evaluation[n]) for n in lengths]
         rope = model if scheme == "rope" else rope
-        if initial is not None:
-            moved = (model.positions.table.weight.detach() - initial)[train_length:]
-            untrained_row_change = float(moved.abs().max())
     stretched = {n: _stretch_ladders(rope, train_length, n, yarn_ramp) for n in lengths}
     for name in ("RoPE + PI", "RoPE + YaRN"):
         accuracies[name] = [accuracy(stretched[n][name], *evaluation[n]) for n in lengths]
@@ -119,7 +182,7 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), vocab: int 
                                                       fine_tune_lr, fine_tune_steps, yarn_ramp, seed)
     blind = np.array([order_blind(*evaluation[n]) for n in lengths])
     return Extrapolation(lengths, {k: np.array(v) for k, v in accuracies.items()}, blind,
-                         untrained_row_change, losses, train_length, vocab,
+                         largest_gradient, row_change, losses, train_length, vocab,
                          d_model, n_heads, steps, fine_tune_steps, fine_tune_lr, tuple(yarn_ramp), seed,
                          time.perf_counter() - start)
 

@@ -1,6 +1,6 @@
 // The clock explorer: RoPE's d/2 hands, hand j turning theta_j radians per position. One hand alone
 // aliases (positions a full turn apart land together); all the hands together keep positions apart.
-// Mirrored by posenc.explorers.ClockExplorer.readouts().
+// Mirrored by posenc.book.explorers.ClockExplorer.readouts().
 
 const STATE_C = ["d", "base", "hand", "position", "n_positions"];
 const MAX_POSITIONS = 64;

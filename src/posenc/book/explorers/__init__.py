@@ -8,7 +8,7 @@ file) travels inside the widget's state, so the same object
 - keeps working on the book's static website, where no kernel runs: the page's widget manager loads the
   embedded state and the JavaScript recomputes every readout and drawing from it; and
 - shows as a still picture of its current state where no widget can run (the PDF edition, a notebook
-  viewer): its display bundle carries a PNG (:mod:`posenc.explorers.stills`) beside the widget view, which
+  viewer): its display bundle carries a PNG (:mod:`posenc.book.explorers.stills`) beside the widget view, which
   every widget-aware front end prefers.
 
 The JavaScript computes from the widget's state alone, with the formulas of :mod:`posenc.sinusoidal`
@@ -20,7 +20,7 @@ In a chapter, make the explorer the last expression of a cell (``RopeExplorer()`
 this" prompts. The build stores every widget a notebook creates in the page, shown or not (about 16 kB
 each, mostly the JavaScript), so create only the explorers you show; take other numbers from posenc.
 
->>> from posenc.explorers import RopeExplorer
+>>> from posenc.book.explorers import RopeExplorer
 >>> explorer = RopeExplorer(m=4, n=1)
 >>> before = explorer.readouts()["full_dot"]
 >>> explorer.m, explorer.n = 9, 6            # "Both +5"
@@ -37,9 +37,10 @@ import anywidget
 import numpy as np
 import traitlets as t
 
-from ..clock import angular_distance, hand_periods, offset_distance, wrapped_angles
-from ..rotary import apply_rope
-from ..sinusoidal import frequencies, position_vectors, similarity, wavelengths
+from posenc.clock import angular_distance, hand_periods, offset_distance, wrapped_angles
+from posenc.rotary import apply_rope
+from posenc.sinusoidal import frequencies, position_vectors, similarity, wavelengths
+
 from .stills import clock_still, rope_still, sinusoidal_still, still_png
 
 __all__ = ["SinusoidalExplorer", "RopeExplorer", "ClockExplorer", "EXPLORERS", "D_MODELS"]
@@ -71,7 +72,7 @@ def _nearest(values: np.ndarray, skip: int) -> int:
 class _Explorer(anywidget.AnyWidget):
     """What every explorer shares: a display bundle with a still PNG of the current state beside the widget."""
 
-    _draw_still = None  # each explorer's function of posenc.explorers.stills
+    _draw_still = None  # each explorer's function of posenc.book.explorers.stills
 
     def still(self):
         """The explorer's current state as a matplotlib figure (the same panels and readouts as the page)."""

@@ -1,6 +1,6 @@
 // The RoPE explorer: query position m, key position n and one pair i of a 64-dimensional query and key.
 // Pair i of q turns by m·theta_i and pair i of k by n·theta_i; the dot products depend on n - m only.
-// Mirrored by posenc.explorers.RopeExplorer.readouts().
+// Mirrored by posenc.book.explorers.RopeExplorer.readouts().
 
 const STATE_R = ["d", "base", "q", "k", "m", "n", "pair", "max_position"];
 

@@ -1,5 +1,5 @@
 // posenc explorers, shared part: the frequency ladder, angle helpers and small DOM builders.
-// Every explorer's module is this file followed by its own file (see posenc/explorers/__init__.py),
+// Every explorer's module is this file followed by its own file (see posenc/book/explorers/__init__.py),
 // so the page computes everything from the widget's state; the Python side mirrors each formula.
 
 const TAU = 2 * Math.PI;
