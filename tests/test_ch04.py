@@ -16,6 +16,12 @@ seed = st.integers(0, 10_000)
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
 width = st.integers(1, 12)
 n_positions = st.integers(2, 40)
+position = st.integers(-20_000, 20_000)
+
+
+@given(m=position, n=position, theta=st.floats(1e-4, 3.2))
+def test_rotation_transpose_times_rotation_is_rotation_by_difference(m, n, theta):
+    assert claims.rotation_difference(m, n, theta).holds
 
 
 @given(seed=seed, max_position=st.integers(1, 20_000))
@@ -26,6 +32,11 @@ def test_plane_rotations_compose_by_difference(seed, max_position):
 @given(st.floats(-1e4, 1e4, allow_nan=False), even_d, st.integers(0, 2**32 - 1))
 def test_apply_rope_turns_each_pair_by_its_own_plane_rotation(m, d, seed):
     assert claims.rope_turns_each_pair(m, d, seed=seed).holds
+
+
+@given(m=position, n=position, shift=position, d=even_d, seed=st.integers(0, 1000))
+def test_rope_scores_depend_only_on_offset(m, n, shift, d, seed):
+    assert claims.rope_scores_depend_on_offset(m, n, shift, d, seed=seed).holds
 
 
 @given(seed, width, n_positions)

@@ -14,9 +14,15 @@ from posenc.book.claims import ch06 as claims
 from posenc.scores import circulant, toeplitz_deviation
 
 seed = st.integers(0, 10_000)
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
 speed = st.floats(1e-4, 3.2)
 width = st.sampled_from([2, 4, 8, 16, 64])
 base = st.sampled_from([100.0, 10_000.0, 500_000.0])
+
+
+@given(n=st.integers(2, 24), d=even_d, seed=st.integers(0, 1000))
+def test_repeated_token_gives_a_toeplitz_score_matrix(n, d, seed):
+    assert claims.repeated_token_toeplitz(n, d, seed).holds
 
 
 @given(first_row=st.lists(st.floats(-100, 100), min_size=1, max_size=12), seed=seed)

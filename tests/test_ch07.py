@@ -12,6 +12,16 @@ even_d = st.integers(1, 32).map(lambda h: 2 * h)
 position = st.integers(-20_000, 20_000)
 
 
+@given(m=position, n=position, d=even_d)
+def test_block_rotations_compose_by_difference(m, n, d):
+    assert claims.block_rotation_difference(m, n, d).holds
+
+
+@given(m=position, d=even_d, seed=st.integers(0, 1000))
+def test_rotation_preserves_the_norm(m, d, seed):
+    assert claims.norm_preserved(m, d, seed=seed).holds
+
+
 @given(m=position, d=even_d)
 def test_block_rotations_are_orthogonal(m, d):
     assert claims.block_rotation_orthogonal(m, d).holds
