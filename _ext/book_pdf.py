@@ -1,7 +1,7 @@
 """Sphinx extension for the PDF edition (``make pdf``): explorer stills, the site's numbers, a book's back matter.
 
 - **Explorers as stills.** An explorer's display bundle carries, beside the widget view, a PNG of its state
-  (``posenc.explorers.stills``). In a LaTeX build, before myst-nb picks one output per bundle, every bundle
+  (``posenc.book.explorers.stills``). In a LaTeX build, before myst-nb picks one output per bundle, every bundle
   with a widget view becomes that PNG and a note with a link to the page where the explorer runs.
 - **The site's numbers.** With sphinx-jupyterbook-latex, a book with parts gets theorems numbered by
   section ("Theorem 4.2.1") while the website numbers them by chapter ("Theorem 4.1"), as LaTeX numbers

@@ -1,9 +1,9 @@
 """Answers that try to read the expected values instead of computing them: each must score 0.
 
-Every cheat first silences the self-checks (``setattr`` on ``posenc.selfcheck``), then answers every
-question with one function that returns an object, or a value found, by reading what the grading code
-holds: the caller's frames (``sys._getframe``, as in the attack reported in issue 14), ``inspect``,
-the garbage collector, the globals of every frame, or an ndarray subclass whose methods do the same.
+Every cheat first silences the self-checks (``setattr`` on the ``selfcheck`` module the notebook imported),
+then answers every question with one function that returns an object, or a value found, by reading what
+the grading code holds: the caller's frames (``sys._getframe``), ``inspect``, the garbage collector, the
+globals of every frame, or an ndarray subclass whose methods do the same.
 """
 
 from __future__ import annotations
@@ -13,7 +13,6 @@ import ast
 SILENCE = '''
 import gc, inspect, sys
 import numpy as np
-from posenc import selfcheck
 for _name in [n for n in dir(selfcheck) if n.startswith("check_")]:
     setattr(selfcheck, _name, lambda *args, **kwargs: None)
 EXPECTED = ("want", "mixed", "pairs_back", "best_k", "squared", "turned", "slowest", "expected")

@@ -1,4 +1,4 @@
-"""The one rule for answers (posenc.answers): the kinds accepted, their plain values, how close is right.
+"""The one rule for answers (posenc.book.answers): the kinds accepted, their plain values, how close is right.
 
 The same code runs inside every hidden test (tests/test_exercises.py checks the copy), so what is
 asserted here about ``plain`` and ``near`` holds for grading too.
@@ -12,8 +12,9 @@ import numpy as np
 import pytest
 import torch
 
-from posenc import selfcheck
-from posenc.answers import TOL, near, plain
+from posenc.book.answers import TOL, near, plain
+from posenc.book.selfcheck import ch04 as selfcheck
+from posenc.book.selfcheck.checking import SelfCheckFailed
 
 
 class Foo:
@@ -114,7 +115,7 @@ def test_self_checks_accept_and_refuse_the_same_kinds():
 
     selfcheck.check_rotation(as_matrix)
     selfcheck.check_rotation(as_float32_tensor)
-    with pytest.raises(selfcheck.SelfCheckFailed, match="returned a Foo, expected an array of shape"):
+    with pytest.raises(SelfCheckFailed, match="returned a Foo, expected an array of shape"):
         selfcheck.check_rotation(lambda angle: Foo())
-    with pytest.raises(selfcheck.SelfCheckFailed, match="returned a list"):
+    with pytest.raises(SelfCheckFailed, match="returned a list"):
         selfcheck.check_rotation(lambda angle: [[1.0, 0.0], [0.0, 1.0]])

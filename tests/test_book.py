@@ -68,7 +68,7 @@ def page_text(book: Path, name: str) -> str:
 
 @pytest.mark.slow
 def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
-    cells = [nbformat.v4.new_code_cell("from posenc.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"),
+    cells = [nbformat.v4.new_code_cell("from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"),
              nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
     result = build(scratch_book(tmp_path / "book", cells))
     assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]

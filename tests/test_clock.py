@@ -99,3 +99,14 @@ def test_plane_angle_measures_the_turn_from_u_to_v(alpha, u):
     if np.linalg.norm(u) < 1e-3:
         return
     assert plane_angle(u, 2.5 * rotation_2d(alpha) @ u) == pytest.approx(alpha, abs=1e-9)
+
+
+def test_the_slowest_d64_hand_never_completes_a_turn_in_32768_tokens():
+    periods = clock.hand_periods(64)
+    assert periods[-1] > 32_768 and np.sum(periods < 32_768) == 30
+
+
+def test_one_fast_hand_confuses_positions_710_apart_but_the_whole_clock_does_not():
+    fast_alone = clock.min_separation(2, n_positions=32_768)
+    assert fast_alone.offset == 710 and fast_alone.distance < 1e-4
+    assert clock.min_separation(64, n_positions=32_768).distance > 1.5

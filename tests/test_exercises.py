@@ -10,8 +10,10 @@ from __future__ import annotations
 
 import ast
 import contextlib
+import importlib
 import io
 import json
+import pkgutil
 import re
 from pathlib import Path
 
@@ -19,7 +21,8 @@ import cheats
 import nbformat
 import pytest
 
-from posenc import selfcheck
+from posenc.book import selfcheck
+from posenc.book.selfcheck.checking import SelfCheckFailed
 from posenc_grader import samples
 from posenc_grader.course import HIDDEN_TESTS as HIDDEN
 from posenc_grader.course import Course, nbgrader_meta
@@ -28,6 +31,8 @@ ROOT = Path(__file__).resolve().parent.parent
 COURSE = Course.find(ROOT / "exercises")
 WRONG = Path(__file__).resolve().parent / "wrong_solutions"
 CORRECT = Path(__file__).resolve().parent / "correct_solutions"
+SELF_CHECKS = [importlib.import_module(module.name)  # posenc.book.selfcheck.ch01, ... and their shared checking
+               for module in pkgutil.iter_modules(selfcheck.__path__, selfcheck.__name__ + ".")]
 
 
 def source_notebooks() -> dict[str, nbformat.NotebookNode]:
@@ -246,13 +251,14 @@ def test_a_correct_answer_written_differently_passes_self_check_and_hidden_tests
 @pytest.mark.parametrize("key,answer", answers())
 def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key, answer, kind):
     """The cheats of tests/cheats.py silence the self-checks and try to read the expected values."""
-    saved = dict(vars(selfcheck))
+    saved = {module: dict(vars(module)) for module in SELF_CHECKS}
     try:
         source = cheats.cheat(kind, cheats.names(samples.solutions(SOURCES[key])[answer]))
         outcome, message = run_cells(SOURCES[key], answer, source)
     finally:
-        for name, value in saved.items():
-            setattr(selfcheck, name, value)
+        for module, names in saved.items():
+            for name, value in names.items():
+                setattr(module, name, value)
     assert outcome != "pass", f"{kind} passed the hidden tests of {answer}"
     if kind in ("frames", "inspect", "gc", "globals"):
         assert re.search(r"returned an? Anything, expected", message), message
@@ -267,20 +273,32 @@ def test_hidden_tests_hold_the_current_shared_rule_of_posenc_answers():
 
 
 def test_self_check_failure_shows_as_one_line_in_jupyter():
-    error = selfcheck.SelfCheckFailed("rotation: it turns clockwise.")
+    error = SelfCheckFailed("rotation: it turns clockwise.")
     assert error._render_traceback_() == ["\N{BALLOT X} rotation: it turns clockwise."]
     assert isinstance(error, AssertionError)
 
 
+def imported_modules(module) -> set[str]:
+    """The full names of the modules ``module``'s source imports (relative imports resolved)."""
+    names = set()
+    for node in ast.walk(ast.parse(Path(module.__file__).read_text())):
+        if isinstance(node, ast.Import):
+            names |= {alias.name for alias in node.names}
+        elif isinstance(node, ast.ImportFrom):
+            package = module.__name__.rsplit(".", node.level)[0] + "." if node.level else ""
+            names.add(package + node.module)
+    return names
+
+
 def test_self_checks_need_only_numpy_and_posenc():
-    tree = ast.parse(Path(selfcheck.__file__).read_text())
-    absolute = {alias.name.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.Import)
-                for alias in node.names}
-    absolute |= {node.module.split(".")[0] for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
-                 and node.level == 0}
-    relative = {node.module for node in ast.walk(tree) if isinstance(node, ast.ImportFrom) and node.level == 1}
-    assert absolute <= {"__future__", "collections", "warnings", "zlib", "numpy"}
-    assert relative <= {"alibi", "answers", "attention", "geometry", "rotary", "rotary_axes", "scores", "sinusoidal"}
+    imported = set().union(*(imported_modules(module) for module in SELF_CHECKS))
+    assert {name.split(".")[0] for name in imported} <= {"__future__", "collections", "warnings", "zlib", "numpy",
+                                                         "posenc"}
+    assert {name for name in imported if name.startswith("posenc.")} <= {
+        *(f"posenc.{idea}" for idea in ("alibi", "attention", "geometry", "rotary", "rotary_axes", "scores",
+                                        "sinusoidal")),
+        "posenc.book.answers", "posenc.book.selfcheck.checking"}
+    assert len(SELF_CHECKS) == 11  # ch01 ... ch10 and checking
 
 
 # ---------------------------------------------------------------- with nbgrader itself

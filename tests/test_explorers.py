@@ -19,8 +19,8 @@ import traitlets
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from posenc.book.explorers import EXPLORERS, ClockExplorer, RopeExplorer, SinusoidalExplorer
 from posenc.clock import hand_periods
-from posenc.explorers import EXPLORERS, ClockExplorer, RopeExplorer, SinusoidalExplorer
 from posenc.rotary import apply_rope, rope_matrix
 from posenc.sinusoidal import frequencies, position_vectors, wavelengths
 
@@ -124,7 +124,7 @@ def test_explorers_reject_impossible_settings_with_a_message(make, message):
 def test_each_explorer_ships_its_javascript_and_style_in_the_widget_state(kind):
     cls = EXPLORERS[kind]
     state = cls().get_state()
-    assert state["_anywidget_id"] == f"posenc.explorers.{cls.__name__}"  # how the site tests find it
+    assert state["_anywidget_id"] == f"posenc.book.explorers.{cls.__name__}"  # how the site tests find it
     assert "function frequencies(d, base)" in state["_esm"]
     assert state["_esm"].count("export default { render };") == 1
     assert ".posenc-explorer" in state["_css"]
@@ -147,7 +147,7 @@ console.log(JSON.stringify({
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="node is not installed (make test installs it as root)")
 def test_the_javascript_formulas_match_posenc(tmp_path):
-    from posenc.explorers import _HERE
+    from posenc.book.explorers import _HERE
 
     parts = [(_HERE / "common.js").read_text()]
     for kind in ("sinusoidal", "rope", "clock"):  # one module: each file's render renamed, exports dropped
@@ -167,7 +167,8 @@ def test_the_javascript_formulas_match_posenc(tmp_path):
                                atol=1e-12)
 
 
-# The still picture in the display bundle (posenc.explorers.stills): the PDF edition shows it in place of the widget.
+# The still picture in the display bundle (posenc.book.explorers.stills): the PDF edition shows it in place of
+# the widget.
 
 
 @pytest.mark.parametrize("kind", sorted(EXPLORERS))
@@ -203,7 +204,7 @@ def still_texts(explorer) -> str:
 @settings(max_examples=8)  # a still takes a few tenths of a second to draw
 @given(m=positions, n=positions, pair=st.integers(0, 31))
 def test_rope_still_shows_the_state_and_readouts_of_its_explorer(m, n, pair):
-    from posenc.explorers.stills import fmt
+    from posenc.book.explorers.stills import fmt
 
     explorer = RopeExplorer(m=m, n=n, pair=pair)
     texts, readouts = still_texts(explorer), explorer.readouts()
@@ -212,7 +213,7 @@ def test_rope_still_shows_the_state_and_readouts_of_its_explorer(m, n, pair):
 
 
 def test_sinusoidal_and_clock_stills_show_their_readouts():
-    from posenc.explorers.stills import fmt
+    from posenc.book.explorers.stills import fmt
 
     table = SinusoidalExplorer(d_model=16, position=5, dimension=3)
     assert fmt(table.readouts()["value"]) in still_texts(table)
@@ -223,6 +224,6 @@ def test_sinusoidal_and_clock_stills_show_their_readouts():
 
 
 def test_fmt_writes_numbers_as_the_page_does():
-    from posenc.explorers.stills import fmt
+    from posenc.book.explorers.stills import fmt
 
     assert [fmt(-0.5), fmt(-0.0001), fmt(2.0, 1), fmt(1e-7, 6)] == ["\u22120.500", "0.000", "2.0", "0.000000"]

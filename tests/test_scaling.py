@@ -1,12 +1,17 @@
-"""Context extension: each scaled ladder against the published formula, written out here in plain arithmetic."""
+"""Context extension: each scaled ladder against the published formula, written out here in plain arithmetic, or
+against Hugging Face's code; and RoPE turned by a given ladder."""
 
 import math
 
 import numpy as np
 import pytest
+import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from transformers import LlamaConfig
+from transformers.modeling_rope_utils import _compute_llama3_parameters
 
+from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
     dynamic_ntk,
     llama3,
@@ -15,11 +20,17 @@ from posenc.scaling import (
     position_interpolation,
     yarn,
     yarn_attention_scale,
+    yarn_correction_range,
+    yarn_reference,
 )
+from posenc.sinusoidal import frequencies
+
+FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
 
 even_d = st.integers(2, 128).map(lambda h: 2 * h)
 factor = st.floats(1.0, 64.0)
 base = st.sampled_from([100.0, 10_000.0, 500_000.0, 1_000_000.0])
+model_base = st.sampled_from([10_000.0, 500_000.0, 1_000_000.0])
 
 
 def ladder(d, base):
@@ -95,23 +106,33 @@ def test_yarn_temperature_is_point_one_log_s_plus_one():
     assert yarn_attention_scale(1) == 1.0
 
 
-def meta_llama31(d, factor, low, high, context, b):
-    """Meta's reference rule, hand by hand, written from the published description."""
+def llama31_scaled_hand_by_hand(d, factor, low, high, context, b):
+    """Llama 3.1's rule written as a scale on each hand: theta_j times (1 + (s - 1) sigma_j) / s, where
+    sigma_j = (L0 / lambda_j - low) / (high - low), held to [0, 1] (1: kept, 0: divided by s)."""
     out = []
     for theta in ladder(d, b):
-        wavelength = 2 * math.pi / theta
-        if wavelength < context / high:
-            out.append(theta)
-        elif wavelength > context / low:
-            out.append(theta / factor)
-        else:
-            smooth = (context / wavelength - low) / (high - low)
-            out.append((1 - smooth) * theta / factor + smooth * theta)
+        sigma = (context * theta / (2 * math.pi) - low) / (high - low)
+        out.append(theta * (1 + (factor - 1) * min(max(sigma, 0.0), 1.0)) / factor)
     return out
 
 
+def hugging_face_llama31(d, factor, low, high, context, b):
+    """Llama 3.1's ladder as transformers computes it (``_compute_llama3_parameters``, in float32)."""
+    config = LlamaConfig(hidden_size=4 * d, num_attention_heads=4, head_dim=d, max_position_embeddings=16 * context,
+                         rope_parameters={"rope_type": "llama3", "rope_theta": b, "factor": factor,
+                                          "low_freq_factor": low, "high_freq_factor": high,
+                                          "original_max_position_embeddings": context})
+    return _compute_llama3_parameters(config)[0].double().numpy()
+
+
+def float32_ramp_tolerance(factor, low, high):
+    """How far transformers' float32 ladder may be from the exact one, relatively: float32 rounds theta_j by
+    about ln(b) * 2**-24 (FLOAT32_LADDER), and the ramp multiplies that error by up to (s - 1) high/(high - low)."""
+    return FLOAT32_LADDER * (1 + (factor - 1) * high / (high - low))
+
+
 def test_llama31_matches_the_reference_rule_with_its_published_settings():
-    np.testing.assert_allclose(llama3(128), meta_llama31(128, 8, 1, 4, 8192, 500_000.0), rtol=1e-13)
+    np.testing.assert_allclose(llama3(128), llama31_scaled_hand_by_hand(128, 8, 1, 4, 8192, 500_000.0), rtol=1e-13)
 
 
 def test_llama31_keeps_wavelengths_under_2048_and_divides_those_over_8192_by_exactly_8():
@@ -130,5 +151,80 @@ def test_llama31_ratio_falls_smoothly_from_one_to_one_over_the_factor(s, low, wi
     ratio = llama3(d, s, low, low + width) / np.array(ladder(d, 500_000.0))
     assert np.all(np.diff(ratio) <= 1e-15)  # never speeds a slower hand up
     assert np.all((ratio <= 1 + 1e-15) & (ratio >= 1 / s - 1e-15))
-    np.testing.assert_allclose(llama3(d, s, low, low + width), meta_llama31(d, s, low, low + width, 8192, 500_000.0),
+    np.testing.assert_allclose(llama3(d, s, low, low + width),
+                               hugging_face_llama31(d, s, low, low + width, 8192, 500_000.0),
+                               rtol=float32_ramp_tolerance(s, low, low + width))
+
+
+def hf_dynamic_inv_freq(d, seq_len, original, base, factor):
+    """Hugging Face's `dynamic` rope type, written out: the base grows with the length beyond L0."""
+    seq_len = max(seq_len, original)
+    new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (d / (d - 2))
+    return [1.0 / new_base ** (2 * j / d) for j in range(d // 2)]
+
+
+@given(d=st.integers(4, 128).map(lambda h: 2 * h), times=st.floats(0.1, 32.0), factor=st.floats(1.0, 16.0),
+       b=model_base)
+def test_dynamic_ntk_with_a_factor_is_hugging_faces_dynamic_rope(d, times, factor, b):
+    np.testing.assert_allclose(dynamic_ntk(d, times * 4096, 4096, b, factor=factor),
+                               hf_dynamic_inv_freq(d, times * 4096, 4096, b, factor), rtol=1e-12)
+
+
+def hf_yarn_inv_freq(d, factor, original, base, beta_fast=32, beta_slow=1):
+    """Hugging Face's `_compute_yarn_parameters` (truncate=True), written out in plain arithmetic."""
+    def correction_dim(rotations):
+        return (d * math.log(original / (rotations * 2 * math.pi))) / (2 * math.log(base))
+
+    low = max(math.floor(correction_dim(beta_fast)), 0)
+    high = min(math.ceil(correction_dim(beta_slow)), d - 1)
+    if low == high:
+        high += 0.001
+    out = []
+    for j in range(d // 2):
+        pos_freq = base ** (2 * j / d)
+        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
+        extrapolation = 1 - ramp
+        out.append(1 / (factor * pos_freq) * (1 - extrapolation) + 1 / pos_freq * extrapolation)
+    return out
+
+
+@given(d=st.integers(8, 128).map(lambda h: 2 * h), factor=st.floats(1.0, 64.0), b=model_base,
+       context=st.sampled_from([2048, 4096, 8192, 32_768]))
+def test_yarn_reference_is_hugging_faces_yarn_rope(d, factor, b, context):
+    np.testing.assert_allclose(yarn_reference(d, factor, context, b), hf_yarn_inv_freq(d, factor, context, b),
                                rtol=1e-12)
+
+
+def test_yarn_correction_range_for_llama_2_and_llama_3():
+    # by hand: j(r) = d ln(L0 / (2 pi r)) / (2 ln b)
+    assert yarn_correction_range(128, 4096) == (20, 46)  # 20.9 and 45.1 rounded outward
+    assert yarn_correction_range(128, 8192, 500_000.0) == (18, 35)  # 18.1 and 34.98
+
+
+def test_yarn_paper_and_code_differ_inside_the_ramp():
+    gap = np.abs(yarn_reference(128, 8, 8192, 500_000.0) - yarn(128, 8, 8192, 500_000.0))
+    low, high = yarn_correction_range(128, 8192, 500_000.0)
+    assert np.all(gap[low + 2:high - 1] > 0) and gap.max() > 0.01 * yarn(128, 8, 8192, 500_000.0)[low + 2]
+
+
+@given(n=st.integers(1, 10), d=st.integers(1, 6).map(lambda h: 2 * h),
+       base=st.sampled_from([100.0, 10_000.0, 500_000.0]), offset=st.integers(0, 3000), seed=st.integers(0, 1000))
+def test_rope_with_the_ordinary_ladder_is_apply_rope(n, d, base, offset, seed):
+    x = np.random.default_rng(seed).standard_normal((2, n, d))
+    positions = offset + np.arange(n)
+    expected = apply_rope(x, positions, base=base)
+    np.testing.assert_allclose(rope_with_ladder(x, frequencies(d, base), positions), expected, atol=1e-10)
+    as_torch = rope_with_ladder(torch.from_numpy(x), frequencies(d, base), positions)
+    assert isinstance(as_torch, torch.Tensor) and as_torch.dtype == torch.float64
+    np.testing.assert_allclose(as_torch.numpy(), expected, atol=1e-10)
+
+
+@pytest.mark.parametrize(("x", "ladder", "error", "message"), [
+    ([[1.0, 0.0]], [1.0], TypeError, "x must be a numpy array or a torch tensor, got list"),
+    (np.ones(4), [1.0, 1.0], ValueError, r"x must have shape \(..., seq, d\)"),
+    (np.ones((3, 4)), [1.0], ValueError, "frequencies must have d/2 = 2 entries for d=4, got 1"),
+    (np.ones((3, 4)), [1.0, np.nan], ValueError, "frequencies must be finite"),
+])
+def test_rope_with_ladder_refuses_bad_input_by_name(x, ladder, error, message):
+    with pytest.raises(error, match="rope_with_ladder: " + message):
+        rope_with_ladder(x, ladder)

@@ -16,7 +16,7 @@ import tomllib
 import yaml
 from bs4 import BeautifulSoup
 
-from posenc.explorers import EXPLORERS
+from posenc.book.explorers import EXPLORERS
 
 ROOT = Path(__file__).resolve().parent.parent
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}

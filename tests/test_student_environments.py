@@ -73,7 +73,7 @@ def notebooks_the_buttons_open(repo: Path) -> list[tuple[str, nbformat.NotebookN
 
 EXPLORER_CHECK = """
 import anywidget, ipywidgets
-from posenc.explorers import EXPLORERS, RopeExplorer
+from posenc.book.explorers import EXPLORERS, RopeExplorer
 print("versions", ipywidgets.__version__, anywidget.__version__)
 for name, explorer in EXPLORERS.items():
     assert explorer().readouts(), name

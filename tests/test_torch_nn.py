@@ -1,19 +1,22 @@
-"""Torch modules: the same numbers as numpy, a table that refuses missing rows, and untrained rows that never move."""
-
-from dataclasses import replace
+"""Torch modules: the same numbers as numpy (an attention head with RoPE, a rescaled ladder or ALiBi's bias;
+the tiny model with each position scheme), a table that refuses missing rows, and models refused by name."""
 
 import numpy as np
 import pytest
 import torch
-from hypothesis import given, settings
+from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc import attention as att
-from posenc import claims
+from posenc import scaling
+from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.rotary import apply_rope
-from posenc.torch_nn import LearnedPositions, SelfAttentionHead, lagged_copy_batch, train_briefly
+from posenc.sinusoidal import sinusoidal_table
+from posenc.torch_nn import LearnedPositions, SelfAttentionHead, TinyModel, with_ladder
 
 sizes = st.tuples(st.integers(1, 12), st.integers(1, 10), st.integers(1, 8).map(lambda h: 2 * h))  # n, d_model, d
+seed = st.integers(0, 1000)
+widths = st.integers(1, 6).map(lambda h: 2 * h)
 
 
 def random_head(n: int, d_model: int, d_head: int, seed: int):
@@ -23,9 +26,9 @@ def random_head(n: int, d_model: int, d_head: int, seed: int):
     return x, w_q, w_k, w_v
 
 
-def run(head: SelfAttentionHead, x: np.ndarray, positions=None) -> np.ndarray:
+def run(module, x: np.ndarray, *args) -> np.ndarray:
     with torch.no_grad():
-        return head(torch.from_numpy(x), positions).numpy()
+        return module(torch.from_numpy(x), *args).numpy()
 
 
 @given(shape=sizes, seed=st.integers(0, 1000))
@@ -81,45 +84,90 @@ def test_a_position_without_a_row_is_refused_by_name(ask, message):
         LearnedPositions(10, 4)(ask)
 
 
-def test_lagged_copy_targets_are_the_tokens_lag_back():
-    tokens, targets = lagged_copy_batch(3, 20, vocab=7, lag=3, generator=torch.Generator().manual_seed(1))
-    assert torch.equal(targets[:, 3:], tokens[:, :-3])
-    assert bool((targets[:, :3] == -100).all())
+@given(n=st.integers(1, 10), d=widths, slope=st.floats(1e-3, 2.0), seed=seed)
+def test_an_alibi_head_adds_alibi_bias_to_the_causal_scores(n, d, slope, seed):
+    x, w_q, w_k, w_v = random_head(n, 6, d, seed)
+    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, alibi_slope=slope, causal=True)
+    scores = (x @ w_q) @ (x @ w_k).T / np.sqrt(d) + alibi_bias(n, [slope])[0]
+    expected = att.softmax(np.where(att.causal_mask(n), scores, -np.inf)) @ (x @ w_v)
+    np.testing.assert_allclose(run(head, x), expected, atol=1e-12)
 
 
-@settings(max_examples=12)
-@given(n_positions=st.integers(4, 48), data=st.data(), seed=st.integers(0, 100))
-def test_rows_past_the_training_length_get_zero_gradient_and_stay_unchanged(n_positions, data, seed):
-    train_length = data.draw(st.integers(4, n_positions))
-    training = train_briefly(n_positions=n_positions, train_length=train_length, d_model=8, vocab=5, lag=2,
-                             steps=4, batch=2, seed=seed)
-    assert claims.untrained_rows_unchanged(training).holds
-    np.testing.assert_array_equal(training.final_table[train_length:], training.initial_table[train_length:])
-    # and the check is not vacuous: every row inside the training length was reached and moved
-    assert np.all(training.largest_gradient[:train_length] > 0)
-    assert np.all(training.row_change[:train_length] > 0)
+@given(n=st.integers(1, 10), d=widths, factor=st.sampled_from([1.0, 2.0, 4.0]), scale=st.floats(0.5, 2.0),
+       seed=seed)
+def test_a_head_with_a_ladder_rotates_by_that_ladder_and_scales_queries_and_keys(n, d, factor, scale, seed):
+    x, w_q, w_k, w_v = random_head(n, 6, d, seed)
+    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, rope=True)
+    head.frequencies, head.qk_scale = scaling.position_interpolation(d, factor), scale
+    q, k = (scale * apply_rope(x @ w, np.arange(n) / factor) for w in (w_q, w_k))
+    np.testing.assert_allclose(run(head, x), att.attention(q, k, x @ w_v), atol=1e-11)
 
 
-def test_the_untrained_rows_claim_fails_when_a_row_moves():
-    training = train_briefly(n_positions=32, train_length=16, d_model=8, steps=3, seed=0)
-    moved = training.final_table.copy()
-    moved[20, 0] += 1e-6
-    tampered = replace(training, final_table=moved)
-    assert not claims.untrained_rows_unchanged(tampered).holds
+def model64(position: str, n_heads: int = 2, n_positions=None) -> TinyModel:
+    torch.manual_seed(0)
+    return TinyModel(7, 8, n_positions, position=position, n_heads=n_heads).double()
 
 
-def test_weight_decay_only_shrinks_the_untrained_rows():
-    training = train_briefly(n_positions=64, train_length=24, d_model=8, steps=10, weight_decay=0.1, seed=3)
-    assert claims.decayed_rows_only_shrink(training).holds
-    assert not claims.untrained_rows_unchanged(training).holds  # they did move: shrinking is a change
+def reference_logits(model: TinyModel, tokens: np.ndarray, added: np.ndarray | None, rope: bool, slopes) -> np.ndarray:
+    """The model's forward pass written with numpy: embedding (+ positions), causal heads, residual, read-out."""
+    def weight(linear):
+        return linear.weight.detach().numpy().T
+    x = model.tokens.weight.detach().numpy()[tokens] + (0 if added is None else added)
+    n, outputs = len(tokens), []
+    for head, slope in zip(model.heads, slopes, strict=True):
+        q, k, v = x @ weight(head.w_q), x @ weight(head.w_k), x @ weight(head.w_v)
+        if rope:
+            q, k = apply_rope(q), apply_rope(k)
+        scores = q @ k.T / np.sqrt(q.shape[-1]) + (0 if slope is None else alibi_bias(n, [slope])[0])
+        outputs.append(att.softmax(np.where(att.causal_mask(n), scores, -np.inf)) @ v)
+    hidden = x + np.concatenate(outputs, axis=-1)
+    return hidden @ weight(model.readout) + model.readout.bias.detach().numpy()
 
 
-def test_brief_training_is_reproducible_with_a_seed():
-    first, second = (train_briefly(n_positions=40, train_length=20, d_model=8, steps=5, seed=7) for _ in range(2))
-    np.testing.assert_array_equal(first.final_table, second.final_table)
-    np.testing.assert_array_equal(first.losses, second.losses)
+@pytest.mark.parametrize("position", ["none", "learned", "sinusoidal", "rope", "alibi"])
+def test_each_position_scheme_gives_the_numpy_numbers(position):
+    model = model64(position, n_positions=12 if position == "learned" else None)
+    tokens = np.random.default_rng(2).integers(0, 7, 9)
+    added = (model.positions.table.weight.detach().numpy()[:9] if position == "learned"
+             else sinusoidal_table(9, 8) if position == "sinusoidal" else None)
+    slopes = list(alibi_slopes(2)) if position == "alibi" else [None, None]
+    with torch.no_grad():
+        logits = model(torch.from_numpy(tokens)[None])[0].numpy()
+    np.testing.assert_allclose(logits, reference_logits(model, tokens, added, position == "rope", slopes),
+                               atol=1e-12)
 
 
-def test_a_training_length_longer_than_the_table_is_refused():
-    with pytest.raises(ValueError, match="train_length must be between 1 and n_positions=16, got 17"):
-        train_briefly(n_positions=16, train_length=17)
+def test_the_alibi_heads_take_the_papers_slopes():
+    model = TinyModel(5, 8, position="alibi", n_heads=4)
+    assert [head.alibi_slope for head in model.heads] == list(alibi_slopes(4))
+
+
+def test_a_nope_model_is_blind_to_order_apart_from_the_causal_mask():
+    # without positions, the last output depends on the set of earlier tokens only: permute them, same logits
+    model = model64("none")
+    tokens = torch.tensor([[1, 2, 3, 4, 5, 6]])
+    shuffled = torch.tensor([[4, 2, 5, 1, 3, 6]])  # the last token, the query, stays
+    with torch.no_grad():
+        np.testing.assert_allclose(model(tokens)[0, -1].numpy(), model(shuffled)[0, -1].numpy(), atol=1e-12)
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: TinyModel(5, 8, position="absolute"), ValueError, "position must be one of none, learned"),
+    (lambda: TinyModel(5, 8, position="rope", n_heads=3), ValueError, "d_model must be a multiple of n_heads"),
+    (lambda: TinyModel(5, 8, position="learned"), ValueError, "n_positions is the size of a learned table"),
+    (lambda: TinyModel(5, 8, 16, position="rope"), ValueError, "n_positions is the size of a learned table"),
+    (lambda: SelfAttentionHead(4, 4, rope=True, alibi_slope=0.5), ValueError, "choose RoPE or ALiBi"),
+    (lambda: SelfAttentionHead(4, 4, alibi_slope=0.0), ValueError, "alibi_slope must be greater than 0"),
+    (lambda: with_ladder(TinyModel(5, 8, position="none"), [1.0]), ValueError, "only a RoPE model"),
+])
+def test_bad_models_are_refused_by_name(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
+def test_with_ladder_copies_the_model_and_leaves_the_original_alone():
+    model = TinyModel(5, 8, position="rope", n_heads=2)
+    stretched = with_ladder(model, scaling.position_interpolation(4, 2.0), 1.5)
+    assert all(head.frequencies is None and head.qk_scale == 1.0 for head in model.heads)
+    assert all(head.qk_scale == 1.5 for head in stretched.heads)
+    torch.testing.assert_close(stretched.tokens.weight, model.tokens.weight)

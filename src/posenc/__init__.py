@@ -1,10 +1,9 @@
 """posenc: the mathematics of *Where Words Are*, lecture notes on positional embeddings.
 
 Every chapter of the book imports its computations from here, so that the prose, the figures and the
-tests all run the same code. The modules come in two layers, and imports run one way, from the second
-layer down to the first:
-
-Ideas: one module per idea of the lecture, holding its mathematics, whichever chapter uses it.
+tests all run the same code. Each module holds one idea of the lecture, its mathematics, whichever chapter
+uses it; imports between them run one way, and none imports :mod:`posenc.book`, the layer above them that
+serves the chapters (claims, figures, self-checks, experiments).
 
 - :mod:`posenc.checks`       -- the input checks of every function (TypeError: wrong kind; ValueError: wrong value)
 - :mod:`posenc.attention`    -- softmax, scaled dot-product attention, permutations, causal masks
@@ -25,16 +24,7 @@ Ideas: one module per idea of the lecture, holding its mathematics, whichever ch
 - :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
 - :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
-                               with a choice of position scheme, the copy task, a training loop
-- :mod:`posenc.extrapolation` -- chapter 9's experiment: five position schemes trained at L, run at 2L and 4L
-
-Chapter services: named for what they do for a chapter, built on the ideas, never imported by them.
-
-- :mod:`posenc.claims`    -- one checking function per claim of the lecture
-- :mod:`posenc.plots`     -- the book's figure style and figure helpers
-- :mod:`posenc.glue`      -- ``glue``: hands computed numbers and figures to the prose (myst-nb)
-- :mod:`posenc.explorers` -- the interactive explorers (anywidget)
-- :mod:`posenc.selfcheck` -- the students' self-checks in the exercise notebooks
+                               with a choice of position scheme
 """
 
 from importlib.metadata import PackageNotFoundError, version

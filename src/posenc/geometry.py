@@ -155,7 +155,7 @@ def rotation_form(a, tol: float = 1.5e-8) -> RotationForm:
     :math:`K u/\sin\varphi` carries the rounding divided by :math:`\sin\varphi`. The planes come first in
     the basis, pair ``(2j, 2j+1)`` as in RoPE, then the kept and
     flipped directions. The basis is orthonormal whatever ``a`` is, but only for an orthogonal ``a`` is
-    :math:`P^\top A P` the block-diagonal form: :func:`posenc.claims.rotation_form_holds` checks that.
+    :math:`P^\top A P` the block-diagonal form (a check of chapter 4).
 
     >>> form = rotation_form([[0.0, -1.0, 0.0], [1.0, 0.0, 0.0], [0.0, 0.0, 1.0]])
     >>> np.degrees(form.angles), form.signs

@@ -159,7 +159,7 @@ def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_
     return _ramp_blend(d, factor, original_context, base, ramp, "llama3")
 
 
-# ---- The reference code's form of YaRN (text2): a ramp linear in the hand index, with rounded bounds ----
+# ---- The reference code's form of YaRN: a ramp linear in the hand index, with rounded bounds ----
 # The YaRN paper ramps linearly in the turns r_j (:func:`yarn`); the authors' code and Hugging Face's
 # ``yarn`` rope type ramp linearly in the hand index j between two rounded hands. (Hugging Face's
 # ``dynamic`` rope type is :func:`dynamic_ntk` with its ``factor``; the paper's form is ``factor = 1``.)

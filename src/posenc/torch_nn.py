@@ -1,7 +1,7 @@
-r"""Torch modules for the experiments that need training: a learned absolute position table, one
-attention head (with RoPE, a rescaled RoPE ladder or ALiBi's bias, or with none), and a tiny model with a
-choice of position scheme, used to show which rows of a table training ever reaches and how each scheme
-fares on inputs longer than its training sequences.
+r"""Torch modules: a learned absolute position table, one attention head (with RoPE, a rescaled RoPE ladder
+or ALiBi's bias, or with none), and a tiny model with a choice of position scheme, small enough to train
+in seconds: enough to see which rows of a table training ever reaches and how each scheme fares on inputs
+longer than its training sequences.
 
 The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with ``rope=True``,
 as :func:`posenc.rotary.apply_rope` applied to its queries and keys); the tests check this in float64.
@@ -19,9 +19,6 @@ from __future__ import annotations
 
 import copy
 import math
-from collections.abc import Callable
-from contextlib import contextmanager
-from dataclasses import dataclass
 
 import numpy as np
 import torch
@@ -188,166 +185,3 @@ def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyMod
     for head in stretched.heads:
         head.frequencies, head.qk_scale = checks.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
     return stretched
-
-
-def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
-                      generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """Random tokens and the task "repeat the token ``lag`` positions back": ``target[t] = tokens[t - lag]``.
-
-    The first ``lag`` targets do not exist and are marked ``-100`` (ignored by the loss).
-    """
-    who = "lagged_copy_batch"
-    batch, length, vocab = (checks.integer(v, name, who, minimum=1)
-                            for v, name in ((batch, "batch"), (length, "length"), (vocab, "vocab")))
-    lag = checks.integer(lag, "lag", who, minimum=1)
-    if lag >= length:
-        raise ValueError(f"{who}: lag must be shorter than the sequence, got lag={lag} and length={length}")
-    tokens = torch.randint(vocab, (batch, length), generator=generator)
-    targets = torch.full_like(tokens, -100)
-    targets[:, lag:] = tokens[:, :-lag]
-    return tokens, targets
-
-
-@dataclass(frozen=True)
-class BriefTraining:
-    """What :func:`train_briefly` measured: the position table before and after (``(n_positions, d_model)``),
-    the largest gradient each row ever received, the loss of every step, and the settings."""
-
-    initial_table: np.ndarray
-    final_table: np.ndarray
-    largest_gradient: np.ndarray
-    losses: np.ndarray
-    train_length: int
-    steps: int
-    batch: int
-    lr: float
-    weight_decay: float
-
-    @property
-    def row_change(self) -> np.ndarray:
-        """:math:`\\max_i |P^{\\text{after}}_{p,i} - P^{\\text{before}}_{p,i}|` for every row ``p``."""
-        return np.max(np.abs(self.final_table - self.initial_table), axis=1)
-
-
-def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: int = 32, vocab: int = 16,
-                  lag: int = 3, steps: int = 40, batch: int = 4, lr: float = 1e-2, weight_decay: float = 0.0,
-                  seed: int = 0) -> BriefTraining:
-    """Train a :class:`TinyModel` with ``n_positions`` table rows on sequences of ``train_length`` tokens.
-
-    The task is :func:`lagged_copy_batch` ("repeat the token ``lag`` back"), the optimiser AdamW with the
-    given ``weight_decay`` (``0`` makes it plain Adam). Seeded: the same numbers every run. A second or
-    two on a CPU with the defaults.
-    """
-    n_positions = checks.integer(n_positions, "n_positions", "train_briefly", minimum=1)
-    train_length = checks.integer(train_length, "train_length", "train_briefly")
-    if not 0 < train_length <= n_positions:
-        raise ValueError(
-            f"train_briefly: train_length must be between 1 and n_positions={n_positions}, got {train_length}"
-        )
-    torch.manual_seed(seed)
-    data = torch.Generator().manual_seed(seed)
-    model = TinyModel(vocab, d_model, n_positions)
-    table = model.positions.table.weight
-    initial = table.detach().numpy().copy()
-    largest_gradient = np.zeros(n_positions)
-
-    def record_gradient() -> None:
-        nonlocal largest_gradient
-        largest_gradient = np.maximum(largest_gradient, table.grad.abs().amax(dim=1).numpy())
-
-    losses = fit(model, lambda: lagged_copy_batch(batch, train_length, vocab, lag, data), steps, lr=lr,
-                 weight_decay=weight_decay, after_backward=record_gradient)
-    return BriefTraining(initial, table.detach().numpy().copy(), largest_gradient, losses,
-                         train_length, steps, batch, lr, weight_decay)
-
-
-@contextmanager
-def _one_thread():
-    """Run the block with torch on one thread: a model this small runs fastest, and steadiest on a busy
-    machine, that way. The previous thread count is restored afterwards."""
-    threads = torch.get_num_threads()
-    torch.set_num_threads(1)
-    try:
-        yield
-    finally:
-        torch.set_num_threads(threads)
-
-
-def fit(model: nn.Module, next_batch: Callable[[], tuple[torch.Tensor, torch.Tensor]], steps: int, *,
-        lr: float = 1e-2, weight_decay: float = 0.0,
-        after_backward: Callable[[], None] | None = None) -> np.ndarray:
-    """Train ``model`` for ``steps`` steps of AdamW on the cross-entropy of its logits against the targets of
-    ``next_batch()`` (``-100`` marks a position without a target), on one thread; the loss of every step.
-
-    ``after_backward`` (optional) runs after each backward pass, when the gradients are in place.
-    """
-    steps = checks.integer(steps, "steps", "fit", minimum=0)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
-    losses = []
-    with _one_thread():
-        for _ in range(steps):
-            tokens, targets = next_batch()
-            logits = model(tokens)  # (batch, seq, vocab)
-            loss = nn.functional.cross_entropy(logits.flatten(0, 1), targets.flatten(), ignore_index=-100)
-            optimiser.zero_grad()
-            loss.backward()
-            if after_backward is not None:
-                after_backward()
-            optimiser.step()
-            losses.append(loss.item())
-    return np.array(losses)
-
-
-def copy_batch(batch: int, length: int, vocab: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """The copy task: the first half of each sequence is random tokens ``1 .. vocab - 1``, the second half is
-    the blank token ``0``, and the target at blank position ``t`` is the token ``length // 2`` places back,
-    ``target[t] = tokens[t - length // 2]``: the model writes the first half out again.
-
-    The first half has no targets (``-100``). Copying a block of ``n`` tokens needs attention at offset
-    ``n``, so the offset the task asks for grows with the input.
-    """
-    who = "copy_batch"
-    batch = checks.integer(batch, "batch", who, minimum=1)
-    length = checks.integer(length, "length", who, minimum=2)
-    vocab = checks.integer(vocab, "vocab", who, minimum=2)
-    if length % 2:
-        raise ValueError(f"{who}: length must be even (a block and its copy), got length={length}")
-    half = length // 2
-    block = torch.randint(1, vocab, (batch, half), generator=generator)
-    tokens = torch.cat([block, torch.zeros_like(block)], dim=1)
-    targets = torch.cat([torch.full_like(block, -100), block], dim=1)
-    return tokens, targets
-
-
-def _same_shape(tokens: torch.Tensor, targets: torch.Tensor, who: str) -> None:
-    """Tokens and targets must be integer tensors of one shape ``(batch, seq)``."""
-    for name, t in (("tokens", tokens), ("targets", targets)):
-        if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
-            raise TypeError(f"{who}: {name} must be an integer tensor, got {type(t).__name__}")
-    if tokens.ndim != 2 or tokens.shape != targets.shape:
-        raise ValueError(f"{who}: tokens and targets must have one shape (batch, seq), "
-                         f"got {tuple(tokens.shape)} and {tuple(targets.shape)}")
-
-
-def accuracy(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> float:
-    """The fraction of positions with a target (not ``-100``) where the model's most likely token is the target."""
-    _same_shape(tokens, targets, "accuracy")
-    with torch.no_grad(), _one_thread():
-        predicted = model(tokens).argmax(dim=-1)
-    scored = targets != -100
-    return float((predicted[scored] == targets[scored]).float().mean())
-
-
-def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
-    """The accuracy of the best guess that ignores order: on every blank, the token most frequent in the
-    block. A model without position information can do no better on average on :func:`copy_batch`
-    (given the block's tokens, every order of them is equally likely).
-
-    >>> tokens = torch.tensor([[3, 3, 5, 0, 0, 0]]); targets = torch.tensor([[-100, -100, -100, 3, 3, 5]])
-    >>> round(order_blind(tokens, targets), 3)
-    0.667
-    """
-    _same_shape(tokens, targets, "order_blind")
-    half = tokens.shape[-1] // 2
-    counts = torch.nn.functional.one_hot(tokens[:, :half]).sum(dim=1)  # (batch, vocab)
-    return float(counts.max(dim=1).values.sum() / (targets != -100).sum())

@@ -4,7 +4,7 @@ The student notebooks in ``exercises/release/`` are what the Colab and Binder bu
 committed. They are made by ``nbgrader generate_assignment`` from ``exercises/source/`` and nothing else;
 the test suite fails when a committed student version differs from what its source generates.
 
-Before that, the rule every hidden test applies (:mod:`posenc.answers`, between its two ``shared``
+Before that, the rule every hidden test applies (:mod:`posenc.book.answers`, between its two ``shared``
 markers) is copied into each hidden test of the sources, so that hidden tests and self-checks cannot
 drift apart; the test suite fails when a source holds an older copy.
 """
@@ -20,7 +20,7 @@ from pathlib import Path
 
 import nbformat
 
-import posenc.answers
+import posenc.book.answers
 
 from .course import HIDDEN_TESTS, Course, generate, same_notebooks
 
@@ -28,8 +28,8 @@ SHARED = ("# ---- shared with the hidden tests: begin\n", "# ---- shared with th
 
 
 def shared_rule() -> str:
-    """The shared part of :mod:`posenc.answers`, markers included, indented as inside ``_hidden_tests()``."""
-    text = Path(posenc.answers.__file__).read_text(encoding="utf-8")
+    """The shared part of :mod:`posenc.book.answers`, markers included, indented as inside ``_hidden_tests()``."""
+    text = Path(posenc.book.answers.__file__).read_text(encoding="utf-8")
     block = SHARED[0] + text.split(SHARED[0], 1)[1].split(SHARED[1], 1)[0] + SHARED[1]
     return textwrap.indent(block, "    ")
 
@@ -72,7 +72,7 @@ def main(argv: list[str] | None = None) -> int:
         generated = generate(course, Path(scratch) / "course")
         changed = stale(course, generated)
         if args.check:
-            changed = [f"{name} (an older copy of posenc/answers.py)" for name in refreshed] + changed
+            changed = [f"{name} (an older copy of posenc/book/answers.py)" for name in refreshed] + changed
             print("\n".join(f"stale: {name}" for name in changed) or "every student version is up to date")
             return 1 if changed else 0
         shutil.rmtree(course.root / "release", ignore_errors=True)

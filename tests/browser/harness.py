@@ -232,7 +232,7 @@ def explorer_kinds(html: str) -> list[str]:
     """The kinds (``"rope"``, ...) of the posenc explorers a page shows, in the order they appear."""
     from bs4 import BeautifulSoup
 
-    from posenc.explorers import EXPLORERS
+    from posenc.book.explorers import EXPLORERS
 
     kind_of = {f"{cls.__module__}.{cls.__name__}": kind for kind, cls in EXPLORERS.items()}
     soup = BeautifulSoup(html, "html.parser")

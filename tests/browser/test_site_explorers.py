@@ -14,8 +14,8 @@ from contextlib import contextmanager
 import numpy as np
 import pytest
 
+from posenc.book.explorers import EXPLORERS
 from posenc.clock import hand_periods
-from posenc.explorers import EXPLORERS
 from posenc.sinusoidal import frequencies, wavelengths
 
 pytestmark = pytest.mark.browser

@@ -1,0 +1,72 @@
+"""The claims checked in chapter 3, *A ladder of frequencies*
+
+The sinusoidal table's offset identity, the shift matrix M_k and its turns, the lecture's similarity, and the four
+terms of a score once positions are added to content.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc import sinusoidal
+from posenc.geometry import rotation_2d
+from posenc.sinusoidal import (
+    added_encoding_score_terms,
+    position_vectors,
+    shift_matrix,
+    similarity,
+    similarity_from_offset,
+    sinusoidal_table,
+)
+
+from .result import ClaimResult, angle_tolerance, claim_result
+
+
+def sinusoidal_offset(p: float, q, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    """:math:`\\mathrm{PE}(p)\\cdot\\mathrm{PE}(q) = \\sum_j\\cos(\\theta_j(p-q))`, a function of ``p - q`` alone."""
+    q = np.atleast_1d(np.asarray(q, dtype=np.float64))
+    return claim_result("PE(p).PE(q) = sum_j cos(theta_j (p - q))",
+                        similarity(p, q, d, base) - similarity_from_offset(p - q, d, base), 1e-9)
+
+
+def sinusoidal_cosine_similarity(m: float, n: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""The rescaled dot product :math:`\mathrm{PE}(m)\cdot\mathrm{PE}(n)/(d/2)` is the cosine similarity
+    :math:`\mathrm{PE}(m)\cdot\mathrm{PE}(n) / (\|\mathrm{PE}(m)\|\,\|\mathrm{PE}(n)\|)`, because every
+    position vector has length :math:`\sqrt{d/2}`."""
+    pe_m, pe_n = position_vectors([m, n], d, base)
+    cosine = pe_m @ pe_n / (np.linalg.norm(pe_m) * np.linalg.norm(pe_n))
+    scaled = similarity(m, [n], d, base)[0] / (d / 2)
+    return claim_result(f"PE({m:g})·PE({n:g})/(d/2) is the cosine similarity, d={d}", scaled - cosine)
+
+
+def sinusoidal_shift(k: float, n_positions: int = 64, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    """:math:`\\mathrm{PE}(p+k) = M_k\\,\\mathrm{PE}(p)` for ``p = 0..n_positions-1``, one fixed :math:`M_k`."""
+    table = sinusoidal_table(n_positions, d, base)
+    shifted = position_vectors(np.arange(n_positions) + k, d, base)
+    return claim_result("PE(p+k) = M_k PE(p)", shifted - table @ shift_matrix(k, d, base).T, 1e-9)
+
+
+def shift_blocks_turn_clockwise(k: float, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""In the table's (sin, cos) order, block :math:`j` of :math:`M_k` is the clockwise turn
+    :math:`R(-k\theta_j)`, with :math:`R(\alpha)` the counter-clockwise rotation of the plane.
+
+    The deviation is the largest entry of :math:`M_k - \operatorname{diag}_j R(-k\theta_j)`, the right-hand
+    side built block by block from :func:`posenc.geometry.rotation_2d`, not from the shared builder.
+    """
+    m_k = shift_matrix(k, d, base)
+    expected = np.zeros((d, d))
+    for j, theta in enumerate(sinusoidal.frequencies(d, base)):
+        expected[2 * j : 2 * j + 2, 2 * j : 2 * j + 2] = rotation_2d(-k * theta)
+    return claim_result(f"M_{k:g}'s blocks are R(-k theta_j) (clockwise), d={d}", m_k - expected, angle_tolerance(k))
+
+
+def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> ClaimResult:
+    r""":math:`(x_m + p_m)^\top A (x_n + p_n)` is the sum of its four terms (content and position, each
+    with each), for random content, random weights and the sinusoidal :math:`p_m`."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    w_q, w_k = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(2))
+    terms = added_encoding_score_terms(x, w_q, w_k)
+    parts = sum(terms[name] for name in ("content-content", "content-position", "position-content",
+                                         "position-position"))
+    return claim_result("(x_m+p_m)^T A (x_n+p_n) = sum of the four terms", terms["total"] - parts, 1e-10)

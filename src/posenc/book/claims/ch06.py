@@ -1,0 +1,134 @@
+"""The claims checked in chapter 6, *The score matrix is Toeplitz*
+
+Constant diagonals, circulant against Toeplitz, convolution layers, the score as a sinusoid and as a trigonometric
+polynomial of the offset, and the DFT.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc import fourier, scores, sinusoidal
+from posenc.relative import offsets
+from posenc.scores import repeated_token_scores, toeplitz_deviation
+
+from .result import ClaimResult, angle_tolerance, claim_result, plane_rotations
+
+
+def repeated_token_toeplitz(n: int = 16, d: int = 64, seed: int = 0) -> ClaimResult:
+    """The RoPE score matrix of one token repeated ``n`` times is Toeplitz."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    scores = repeated_token_scores(q, k, n)
+    return ClaimResult("repeated token: S[m, n] = S[m+1, n+1]", toeplitz_deviation(scores), 1e-10)
+
+
+def circulant_is_toeplitz(n: int = 6, seed: int = 0) -> ClaimResult:
+    """A circulant matrix (random first row) has constant diagonals; exactly, since its entries are copies."""
+    row = np.random.default_rng(seed).standard_normal(n)
+    return ClaimResult("circulant C: C[m, n] = C[m+1, n+1]", toeplitz_deviation(scores.circulant(row)), 0.0)
+
+
+def toeplitz_circulant_iff(n: int = 6, trials: int = 20, seed: int = 0) -> ClaimResult:
+    """An ``n x n`` Toeplitz matrix with ``S[m, n] = f(n - m)`` is circulant if and only if
+    ``f(D) = f(D - n)`` for ``D = 1, ..., n - 1``. Tried on random Toeplitz matrices, on Toeplitz matrices
+    whose lower diagonals copy the wrapped upper ones, and on random circulant matrices; the deviation
+    counts the matrices on which the two verdicts (circulant, condition met) disagree."""
+    rng = np.random.default_rng(seed)
+    offsets = np.arange(1, n)
+    disagreements = 0
+    for trial in range(trials):
+        row, column = rng.standard_normal((2, n))  # f(0..n-1) and f(0, -1, ..., -(n-1))
+        if trial % 3 == 1:
+            column[1:] = row[n - offsets]  # f(-D') = f(n - D'): the wrapped copy
+        matrix = scores.circulant(row) if trial % 3 == 2 else scores.toeplitz(np.r_[row[0], column[1:]], row)
+        f_up, f_down = matrix[0, offsets], matrix[n - offsets, 0]  # f(D) and f(D - n)
+        condition = bool(np.all(f_up == f_down))
+        is_circulant = scores.circulant_deviation(matrix) == 0.0
+        disagreements += condition != is_circulant
+    return ClaimResult("Toeplitz S is circulant <=> f(D) = f(D - N) for D = 1..N-1", float(disagreements), 0.0)
+
+
+def convolution_matrix(filter_weights, n: int) -> np.ndarray:
+    """The ``n x n`` matrix of a zero-padded ("same") convolution layer with one input and one output
+    channel, computed column by column: column ``c`` is the layer's output for the unit signal at ``c``.
+    Like a convolution layer it cross-correlates, ``y_m = sum_k w_k x_(m + k - r)`` with ``r = len(w) // 2``,
+    and reads zeros beyond both ends."""
+    w = np.asarray(filter_weights, dtype=np.float64)
+    return np.stack([np.correlate(np.eye(n)[c], w, mode="same") for c in range(n)], axis=1)
+
+
+def convolution_is_banded_toeplitz(n: int = 16, width: int = 5, seed: int = 0) -> ClaimResult:
+    """A zero-padded convolution layer's matrix is Toeplitz, ``T[m, n] = w(n - m + r)``, and zero off the band
+    ``|n - m| <= r``; the deviation is the largest entry off that description."""
+    w = np.random.default_rng(seed).standard_normal(width)
+    matrix = convolution_matrix(w, n)
+    r = width // 2
+    m, c = np.indices((n, n))
+    inside = np.abs(c - m) <= r
+    expected = np.where(inside, w[np.clip(c - m + r, 0, width - 1)], 0.0)
+    return claim_result(f"zero-padded convolution, filter of {width}: T[m, n] = w(n - m + {r}), 0 off the band",
+                        matrix - expected)
+
+
+def single_hand_circulant(n_positions: int = 6, seed: int = 0) -> ClaimResult:
+    """With :math:`\\theta = 2\\pi/N`, one hand's :math:`N\\times N` repeated-token score matrix is circulant."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    s = scores.plane_scores(q, k, n_positions, 2 * np.pi / n_positions)
+    return claim_result("theta = 2 pi / N: S[m, n] = S[(m+1) mod N, (n+1) mod N]", scores.circulant_deviation(s),
+                        angle_tolerance(2 * np.pi))
+
+
+def offset_sinusoid(theta: float, n_offsets: int = 64, seed: int = 0) -> ClaimResult:
+    """One hand (:math:`d = 2`):
+    :math:`q^\\top R_\\Delta k/\\sqrt2 = \\|q\\|\\|k\\|\\cos(\\Delta\\theta + \\varphi)/\\sqrt2`
+    for :math:`|\\Delta| \\le` ``n_offsets``, :math:`\\varphi` the angle from ``q`` to ``k``."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    offsets = np.arange(-n_offsets, n_offsets + 1)
+    direct = np.einsum("i,sij,j->s", q, plane_rotations(offsets * theta), k) / np.sqrt(2)
+    return claim_result("q^T R_D k / sqrt(2) = |q||k| cos(D theta + phi) / sqrt(2)",
+                        direct - scores.plane_score_from_offset(q, k, offsets, theta),
+                        angle_tolerance(n_offsets * theta))
+
+
+def offset_trig_polynomial(d: int = 64, n: int = 32, base: float = 10000.0, seed: int = 0,
+                           swap: bool = False) -> ClaimResult:
+    r"""The repeated-token score matrix is :math:`S_{m,n} = \operatorname{Re}\sum_j h_j e^{i(n-m)\theta_j}` with
+    :math:`h_j = \overline{z_j(q)}z_j(k)/\sqrt d`. With ``swap`` the coefficients are built with the
+    roles of ``q`` and ``k`` exchanged, which gives :math:`S_{n,m}` instead: a counterexample that fails."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    h = fourier.offset_coefficients(k, q) if swap else fourier.offset_coefficients(q, k)
+    polynomial = fourier.trig_polynomial(h, offsets(n), sinusoidal.frequencies(d, base))
+    deviation = repeated_token_scores(q, k, n, base=base) - polynomial
+    return claim_result("S[m, n] = Re sum_j h_j e^(i (n - m) theta_j)", deviation, np.sqrt(d) * angle_tolerance(n))
+
+
+def reachable_profile(d: int = 16, n_offsets: int = 32, base: float = 10000.0, seed: int = 0,
+                      in_span: bool = True) -> ClaimResult:
+    r"""A target profile over the offsets :math:`-(N-1), \ldots, 0` is fitted by least squares over the
+    :math:`h_j`, the fit is reached by a query and key (:func:`posenc.fourier.pair_for_coefficients`), and
+    that head's actual RoPE scores are compared with the target (the fit keeps every direction numpy can
+    resolve, ``rcond=None``). A target that is a trigonometric polynomial
+    with the head's frequencies (``in_span``) is met to round-off; random values at more offsets than the
+    head has real coefficients (``in_span=False``) are not: the check fails, as it must."""
+    rng = np.random.default_rng(seed)
+    theta, offsets = sinusoidal.frequencies(d, base), np.arange(1 - n_offsets, 1)
+    if in_span:
+        target = fourier.trig_polynomial(rng.standard_normal(d // 2) + 1j * rng.standard_normal(d // 2),
+                                         offsets, theta)
+    else:
+        target = rng.standard_normal(n_offsets)
+    q, k = fourier.pair_for_coefficients(fourier.fit_coefficients(offsets, target, theta, rcond=None))
+    return claim_result("a head reaches every profile Re sum_j h_j e^(i Delta theta_j)",
+                        scores.offset_scores(q, k, offsets, base=base) - target, 1e-9)
+
+
+def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> ClaimResult:
+    r""":math:`C = F^*\operatorname{diag}(\lambda)F` for a circulant :math:`C` with a random first row, where
+    :math:`F` is the unitary DFT matrix and :math:`\lambda` = ``numpy.fft.fft`` of the first column. With
+    ``wrap=False`` the matrix is a random Toeplitz matrix that is not circulant, and the identity fails."""
+    rng = np.random.default_rng(seed)
+    row = rng.standard_normal(n)
+    c = scores.circulant(row) if wrap else scores.toeplitz(rng.standard_normal(n), row)
+    f = fourier.dft_matrix(n)
+    rebuilt = f.conj().T @ np.diag(np.fft.fft(c[:, 0])) @ f
+    return claim_result("C = F* diag(fft(first column)) F", rebuilt - c, 1e-12 * n)

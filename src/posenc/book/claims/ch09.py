@@ -1,0 +1,123 @@
+"""The claims checked in chapter 9, *Stretching RoPE*
+
+The rescaled ladders of context extension in their papers' and reference code's forms, the long-term decay bound,
+and the extrapolation experiment.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc import sinusoidal
+from posenc.decay import rope_partial_sums
+from posenc.rotary import apply_rope, rope_with_ladder
+from posenc.scaling import (
+    dynamic_ntk,
+    llama3,
+    ntk_aware,
+    position_interpolation,
+    yarn,
+    yarn_correction_range,
+    yarn_reference,
+)
+
+from .ch02 import untrained_rows_unchanged as untrained_rows_unchanged  # the learned table of chapter 9's experiment
+from .result import ClaimResult, angle_tolerance, claim_result
+
+
+def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> ClaimResult:
+    """NTK-aware scaling keeps the fastest hand, theta'_0 = theta_0, and divides the slowest by exactly s."""
+    theta, scaled = sinusoidal.frequencies(d, base), ntk_aware(d, factor, base)
+    return claim_result(f"NTK-aware (s = {factor:g}): theta'_0 = theta_0, theta'_(d/2-1) = theta_(d/2-1)/s",
+                        [scaled[0] / theta[0] - 1, scaled[-1] * factor / theta[-1] - 1])
+
+
+def dynamic_ntk_forms(d: int = 128, factor: float = 8.0, original_context: int = 8192,
+                      base: float = 500000.0, lengths=(1024, 4096, 8192, 16384, 65536, 131072)) -> ClaimResult:
+    """Dynamic NTK in the paper's form (``s = max(1, L/L0)``) and in the reference code's
+    (``s = factor * L/L0 - (factor - 1)``): the same ladder for ``L <= L0``; beyond, the slowest hand is
+    divided by each form's ``s`` (relative deviations)."""
+    theta = sinusoidal.frequencies(d, base)
+    deviations = []
+    for length in lengths:
+        paper = dynamic_ntk(d, length, original_context, base)
+        reference = dynamic_ntk(d, length, original_context, base, factor=factor)
+        ratio = max(length, original_context) / original_context
+        if length <= original_context:
+            deviations.extend(reference / paper - 1)
+        deviations += [theta[-1] / paper[-1] / ratio - 1,
+                       theta[-1] / reference[-1] / (factor * ratio - (factor - 1)) - 1]
+    return claim_result("dynamic NTK: reference form = paper form up to L0; slowest hand divided by each form's s",
+                        deviations)
+
+
+def yarn_forms_agree_outside_ramp(d: int = 128, factor: float = 8.0, original_context: int = 8192,
+                                  base: float = 500000.0, beta_fast: float = 32.0,
+                                  beta_slow: float = 1.0) -> ClaimResult:
+    """YaRN's paper ramp (linear in the turns) and its reference code's (linear in the hand index, rounded
+    bounds) give the same frequency on every hand up to ``low`` and from ``high`` on (relative deviations)."""
+    low, high = yarn_correction_range(d, original_context, base, beta_fast, beta_slow)
+    paper = yarn(d, factor, original_context, base, alpha=beta_slow, beta=beta_fast)
+    reference = yarn_reference(d, factor, original_context, base, beta_fast, beta_slow)
+    outside = (np.arange(d // 2) <= low) | (np.arange(d // 2) >= high)
+    return claim_result(f"YaRN: paper ramp = reference ramp on hands <= {low} and >= {high}",
+                        reference[outside] / paper[outside] - 1)
+
+
+def llama3_is_yarn_ramp(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0,
+                        high_freq_factor: float = 4.0, original_context: int = 8192,
+                        base: float = 500000.0) -> ClaimResult:
+    """Llama 3.1's rule, written hand by hand as in Meta's reference code (keep, divide, or blend by
+    ``smooth``), equals YaRN's ladder with alpha = low_freq_factor and beta = high_freq_factor."""
+    meta = []
+    for theta in sinusoidal.frequencies(d, base):
+        wavelength = 2 * np.pi / theta
+        if wavelength < original_context / high_freq_factor:
+            meta.append(theta)
+        elif wavelength > original_context / low_freq_factor:
+            meta.append(theta / factor)
+        else:
+            smooth = (original_context / wavelength - low_freq_factor) / (high_freq_factor - low_freq_factor)
+            meta.append((1 - smooth) * theta / factor + smooth * theta)
+    ramp = yarn(d, factor, original_context, base, alpha=low_freq_factor, beta=high_freq_factor)
+    return claim_result(f"Llama 3.1 rule = YaRN ramp with alpha = {low_freq_factor:g}, beta = {high_freq_factor:g}",
+                        np.array(meta) / ramp - 1)
+
+
+def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
+                 original_context: int = 8192, base: float = 500000.0) -> ClaimResult:
+    """Llama 3.1's rule leaves wavelengths under L0/high_freq_factor unchanged and divides those over
+    L0/low_freq_factor by the factor (relative deviations)."""
+    theta, wavelength = sinusoidal.frequencies(d, base), sinusoidal.wavelengths(d, base)
+    ratio = llama3(d, factor, low_freq_factor, high_freq_factor, original_context, base) / theta
+    short, long = wavelength < original_context / high_freq_factor, wavelength > original_context / low_freq_factor
+    return claim_result(f"Llama 3.1: wavelength < {original_context / high_freq_factor:g} kept, "
+                        f"> {original_context / low_freq_factor:g} divided by {factor:g}",
+                        np.concatenate([ratio[short] - 1, ratio[long] * factor - 1]))
+
+
+def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance: int = 4096,
+                                seed: int = 0) -> ClaimResult:
+    """RoFormer's bound |q^T Theta_(n-m) k| <= max_i |h_(i+1) - h_i| * sum_j |S_j(m - n)| for random q, k and
+    every distance up to ``max_distance``; the deviation is the largest excess of the left side (0 if none)."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    distances = np.arange(max_distance + 1)
+    raw = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k  # key at n = 0, query at m = r
+    h = np.r_[(q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0]  # h_i = q_i conj(k_i), h_(d/2) = 0
+    bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
+    return claim_result("|score(r)| <= max|h_(i+1) - h_i| sum_j |S_j(r)|", np.maximum(np.abs(raw) - bound, 0.0),
+                        1e-9)
+
+
+def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
+                                      seed: int = 0, frequencies=None) -> ClaimResult:
+    r"""RoPE with position interpolation's ladder :math:`\theta_j/s` at the positions :math:`m` turns every
+    pair exactly as ordinary RoPE does at :math:`m/s`, for random vectors at the positions
+    :math:`0, \ldots, n-1`. ``frequencies`` replaces the interpolated ladder (to see the check fail on one
+    that is not :math:`\theta/s`, e.g. YaRN's)."""
+    ladder = position_interpolation(d, factor, base) if frequencies is None else frequencies
+    x = np.random.default_rng(seed).standard_normal((n, d))
+    positions = np.arange(n, dtype=float)
+    deviation = rope_with_ladder(x, ladder, positions) - apply_rope(x, positions / factor, base=base)
+    ladder_name = f"theta/{factor:g}" if frequencies is None else "the given ladder"
+    return claim_result(f"RoPE with {ladder_name} at m = RoPE at m/{factor:g}", deviation, angle_tolerance(n))

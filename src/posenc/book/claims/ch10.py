@@ -1,0 +1,183 @@
+"""The claims checked in chapter 10, *The family*
+
+Shaw's clipped offsets, Transformer-XL, T5's buckets, ALiBi, xPos, NoPE's causal mask, partial and multi-axis RoPE,
+and tensor2tensor's table.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from posenc import attention as att
+from posenc import sinusoidal
+from posenc.alibi import alibi_bias, alibi_slopes
+from posenc.relative import offsets, shaw_scores, t5_bias, t5_bucket, transformer_xl_terms
+from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
+from posenc.rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, partial_rope
+from posenc.scores import toeplitz_deviation
+from posenc.tensor2tensor import timing_frequencies, timing_signal
+from posenc.xpos import xpos, xpos_zeta
+
+from .result import ClaimResult, angle_tolerance, claim_result
+
+
+def shaw_repeated_token_toeplitz(n: int = 12, d: int = 8, max_offset: int = 3, seed: int = 0) -> ClaimResult:
+    """Shaw et al.'s scores of one repeated token are Toeplitz, and beyond the clipping distance ``K`` every
+    entry on one side of the diagonal is the same (``S[m, n] = S[m, m + K]`` for ``n >= m + K``, likewise
+    below); the deviation is the larger of the two departures."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, d))
+    table = rng.standard_normal((2 * max_offset + 1, d))
+    s = shaw_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), table)
+    offset = offsets(n)
+    above, below = s[offset >= max_offset], s[offset <= -max_offset]
+    spread = max(np.ptp(above) if above.size else 0.0, np.ptp(below) if below.size else 0.0)
+    return claim_result(f"Shaw, K={max_offset}: repeated-token scores Toeplitz and constant beyond K",
+                        [toeplitz_deviation(s), spread])
+
+
+def _absolute_scores(x, w_q, w_k, base):
+    """Scores of added sinusoidal positions, (W_Q (x_m + PE(m)))^T (W_K (x_n + PE(n))), unscaled."""
+    e = x + sinusoidal.position_vectors(np.arange(len(x)), x.shape[1], base)
+    return (e @ w_q.T) @ (e @ w_k.T).T
+
+
+def transformer_xl_shift_invariant(n: int = 8, d: int = 8, d_model: int = 16, shift: int = 5, seed: int = 0,
+                                   scheme: str = "transformer-xl") -> ClaimResult:
+    """The same tokens moved ``shift`` positions later (other tokens put in front) get the same scores:
+    Transformer-XL's four terms depend on positions only through ``n - m``. With ``scheme="absolute"`` the
+    check runs on added sinusoidal positions (the expansion Transformer-XL starts from), where it fails."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    before = np.vstack([rng.standard_normal((shift, d_model)), x])
+    w_q, w_ke, w_kr = (rng.standard_normal((d, d_model)) / np.sqrt(d_model) for _ in range(3))
+    u, v = rng.standard_normal((2, d))
+
+    def scores_of(tokens):
+        if scheme == "absolute":
+            return _absolute_scores(tokens, w_q, w_ke, 10000.0)
+        return sum(transformer_xl_terms(tokens, w_q, w_ke, w_kr, u, v).values())
+
+    return claim_result(f"{scheme}: scores unchanged when the tokens move {shift} positions later",
+                        scores_of(before)[shift:, shift:] - scores_of(x), 1e-12 * (1 + n + shift))
+
+
+def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True,
+                     seed: int = 0, bucket: str = "offset") -> ClaimResult:
+    """T5's bias ``B[m, n] = beta[bucket(n - m)]`` (random ``beta``) has constant diagonals. With
+    ``bucket="positions"`` the check runs on ``bucket(n) - bucket(m)``, the positions bucketed first, which is
+    not a function of ``n - m`` (the buckets are not evenly spaced)."""
+    options = {"bidirectional": bidirectional, "num_buckets": num_buckets, "max_distance": max_distance}
+    if bucket == "positions":
+        first = t5_bucket(-np.arange(n), **options)  # each position bucketed as its distance from the start
+        matrix = np.subtract.outer(first, first).T.astype(np.float64)
+    else:
+        matrix = t5_bias(n, np.random.default_rng(seed).standard_normal(num_buckets), **options)
+    return ClaimResult(f"T5 buckets of the {bucket}, {num_buckets} buckets up to {max_distance}: constant diagonals",
+                       toeplitz_deviation(matrix), 0.0)
+
+
+def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
+    """Every head's ALiBi bias matrix has constant diagonals (exactly: each entry is -slope * |m - n|)."""
+    bias = alibi_bias(n, alibi_slopes(n_heads))
+    return ClaimResult(f"ALiBi bias, {n_heads} heads: B[m, n] = B[m+1, n+1]",
+                       max(toeplitz_deviation(b) for b in bias), 0.0)
+
+
+def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, scale_base: float = 512.0,
+                                 seed: int = 0, key_role: str = "key") -> ClaimResult:
+    r"""The xPos score of ``q`` at ``m`` and ``k`` at ``n`` equals the score at ``m + shift``, ``n + shift``, and
+    equals :math:`\sum_j \zeta_j^{(m-n)/B}\,q_{[j]}^\top R((n-m)\theta_j) k_{[j]}` (relative deviations). With
+    ``key_role="query"`` the keys are scaled like the queries, by :math:`\zeta^{+n/B}`, and the check fails."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, 1, d))
+
+    def score(a: float, b: float) -> float:
+        return float(xpos(q, [a], scale_base=scale_base)[0] @ xpos(k, [b], role=key_role, scale_base=scale_base)[0])
+
+    factors = np.repeat(xpos_zeta(d) ** ((m - n) / scale_base), 2)
+    relative = float(q[0] @ (rope_matrix(n - m, d) * factors[:, None]) @ k[0])
+    size = abs(relative) + 1.0
+    sign = "-" if key_role == "key" else "+"
+    return claim_result(f"xPos, keys scaled by zeta^({sign}n/B): score(m, n) = score(m + s, n + s) "
+                        "= sum_j zeta_j^((m-n)/B) q_j^T R((n-m) theta_j) k_j",
+                        np.array([score(m, n) - score(m + shift, n + shift), score(m, n) - relative]) / size,
+                        float(angle_tolerance(m, n, shift) * np.sqrt(d)))
+
+
+def causal_permutation_equivariance(n: int = 6, d: int = 8, seed: int = 0, causal: bool = True) -> ClaimResult:
+    """Attention(PX) = P Attention(X) for one head with random weights and a random permutation, with a causal
+    mask (``causal=True``, where it fails: the mask is tied to the positions) or without one (where it holds)."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d))
+    w_q, w_k, w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    order = rng.permutation(n)
+    while np.array_equal(order, np.arange(n)) and n > 1:
+        order = rng.permutation(n)
+    mask = att.causal_mask(n) if causal else None
+
+    def head(tokens):
+        return att.attention(tokens @ w_q, tokens @ w_k, tokens @ w_v, mask)
+
+    kind = "causal" if causal else "full"
+    return claim_result(f"{kind} head: Attention(PX) = P Attention(X)", head(x[order]) - head(x)[order])
+
+
+def causal_uniform_attention_averages(n: int = 8, d: int = 4, seed: int = 0) -> ClaimResult:
+    """With equal scores (W_Q = 0) a causal head outputs at position m the plain average of the values
+    v_0, ..., v_m: weight 1/(m + 1) on each, the same for every content."""
+    rng = np.random.default_rng(seed)
+    x, w_k, w_v = rng.standard_normal((n, d)), rng.standard_normal((d, d)), rng.standard_normal((d, d))
+    out = att.attention(x @ np.zeros((d, d)), x @ w_k, x @ w_v, att.causal_mask(n))
+    averages = np.cumsum(x @ w_v, axis=0) / np.arange(1, n + 1)[:, None]
+    return claim_result("causal head with equal scores: output m = (v_0 + ... + v_m)/(m + 1)", out - averages)
+
+
+def partial_rotary_depends_on_offset(m: float, n: float, shift: float, d: int = 64, rotary_fraction: float = 0.25,
+                                     seed: int = 0) -> ClaimResult:
+    r"""The partial-RoPE score of ``q`` at ``m`` and ``k`` at ``n`` equals the score at ``m + shift``,
+    ``n + shift``, and equals :math:`(q_{:r}^\top\Theta^{(r)}_{n-m}k_{:r} + q_{r:}^\top k_{r:})/\sqrt d` with
+    :math:`r = \lfloor d\cdot\text{rotary\_fraction}\rfloor` (the right-hand side from ``rope_matrix``)."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((1, d)), rng.standard_normal((1, d))
+    r = int(d * rotary_fraction)
+
+    def score(a: float, b: float) -> float:
+        q_a, k_b = (partial_rope(v, [p], rotary_fraction=rotary_fraction)[0] for v, p in ((q, a), (k, b)))
+        return float(q_a @ k_b) / np.sqrt(d)
+
+    relative = float(q[0, :r] @ rope_matrix(n - m, r) @ k[0, :r] + q[0, r:] @ k[0, r:]) / np.sqrt(d)
+    return claim_result(f"partial RoPE, {r} of {d} dims turned: score(m, n) = score(m + s, n + s) "
+                        "= q_r^T Theta_(n-m) k_r + q_rest . k_rest",
+                        [score(m, n) - score(m + shift, n + shift), score(m, n) - relative],
+                        np.sqrt(d) * angle_tolerance(m, n, shift))
+
+
+def axial_scores_depend_on_2d_offset(d: int = 64, grid: int = 8, seed: int = 0) -> ClaimResult:
+    """Over every pair of patches of a ``grid x grid`` image, the 2-D RoPE score of one query and one key
+    vector depends only on the 2-D offset: the deviation is the largest distance of a score from the mean
+    score of its offset (:func:`posenc.rotary_axes.grid_offset_deviation`)."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    rows, cols = grid_positions(grid, grid)
+    queries, keys = (axial_rope(np.tile(v, (grid * grid, 1)), rows, cols) for v in (q, k))
+    return ClaimResult(f"2-D RoPE, {grid}x{grid} patches: score depends only on (r2 - r1, c2 - c1)",
+                       grid_offset_deviation(queries @ keys.T / np.sqrt(d), rows, cols),
+                       np.sqrt(d) * angle_tolerance(grid, grid))
+
+
+def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed: int = 0) -> ClaimResult:
+    """M-RoPE with three equal ids per token (text) is ``apply_rope``, bit for bit (tolerance 0)."""
+    x = np.random.default_rng(seed).standard_normal((seq, d))
+    ids = np.tile(np.arange(seq), (3, 1))
+    return claim_result(f"M-RoPE with sections {tuple(sections)} and equal ids = RoPE", mrope(x, ids, sections)
+                        - apply_rope(x), 0.0)
+
+
+def timing_signal_is_half_layout(n_positions: int = 64, d: int = 64, max_timescale: float = 10000.0) -> ClaimResult:
+    """tensor2tensor's sin | cos table is the interleaved table of the same ladder with its coordinates
+    permuted by ``interleaved_to_half``: coordinates j and j + d/2 hold sin and cos of the angle p theta'_j."""
+    angles = np.outer(np.arange(n_positions), timing_frequencies(d, max_timescale))
+    interleaved = np.empty((n_positions, d))
+    interleaved[:, 0::2], interleaved[:, 1::2] = np.sin(angles), np.cos(angles)
+    return claim_result(f"timing signal = interleaved table[:, interleaved_to_half({d})]",
+                        timing_signal(n_positions, d, max_timescale) - interleaved[:, interleaved_to_half(d)])

@@ -1,0 +1,107 @@
+"""Chapter 4, *Rotation, not addition*: its claims under many inputs, and why rotation is
+forced: position maps whose scores see only the offset are powers of one orthogonal matrix, and an
+orthogonal matrix is rotations of planes (and +-1 entries) in a suitable orthonormal basis."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc.book.claims import ch04 as claims
+from posenc.geometry import block_diagonal_rotation, matrix_powers, random_orthogonal, rotation_form
+from posenc.rotary import rope_matrix
+
+seed = st.integers(0, 10_000)
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
+width = st.integers(1, 12)
+n_positions = st.integers(2, 40)
+position = st.integers(-20_000, 20_000)
+
+
+@given(m=position, n=position, theta=st.floats(1e-4, 3.2))
+def test_rotation_transpose_times_rotation_is_rotation_by_difference(m, n, theta):
+    assert claims.rotation_difference(m, n, theta).holds
+
+
+@given(seed=seed, max_position=st.integers(1, 20_000))
+def test_plane_rotations_compose_by_difference(seed, max_position):
+    assert claims.rotation_difference_sample(n_samples=500, max_position=max_position, seed=seed).holds
+
+
+@given(st.floats(-1e4, 1e4, allow_nan=False), even_d, st.integers(0, 2**32 - 1))
+def test_apply_rope_turns_each_pair_by_its_own_plane_rotation(m, d, seed):
+    assert claims.rope_turns_each_pair(m, d, seed=seed).holds
+
+
+@given(m=position, n=position, shift=position, d=even_d, seed=st.integers(0, 1000))
+def test_rope_scores_depend_only_on_offset(m, n, shift, d, seed):
+    assert claims.rope_scores_depend_on_offset(m, n, shift, d, seed=seed).holds
+
+
+@given(seed, width, n_positions)
+def test_powers_of_an_orthogonal_matrix_give_scores_that_see_only_the_offset(s, d, n):
+    check = claims.position_maps_offset_only(matrix_powers(random_orthogonal(d, seed=s), n))
+    assert check.holds, check
+
+
+@given(seed, st.integers(2, 12), n_positions)
+def test_powers_of_a_matrix_that_is_not_orthogonal_fail(s, d, n):
+    a = np.random.default_rng(s).standard_normal((d, d)) / np.sqrt(d)
+    gap = np.max(np.abs(a.T @ a - np.eye(d)))  # the deviation at (m, n) = (0, 0) against (1, 1)
+    check = claims.position_maps_offset_only(matrix_powers(a, n))
+    assert not check.holds
+    assert check.max_deviation >= gap * (1 - 1e-12)
+
+
+@given(seed, width, st.floats(0.01, 0.2))
+def test_an_orthogonal_matrix_stretched_ever_so_slightly_fails(s, d, stretch):
+    a = random_orthogonal(d, seed=s) @ np.diag(np.r_[1 + stretch, np.ones(d - 1)])
+    assert not claims.position_maps_offset_only(matrix_powers(a, 4)).holds
+
+
+@given(st.integers(2, 6).map(lambda h: 2 * h), st.floats(0.05, 1.0))
+def test_orthogonal_maps_that_are_not_powers_fail(d, theta):
+    """Every map a rotation, A_m = Theta(m^2 theta): orthogonal at each position, but not A_1^m."""
+    maps = np.stack([block_diagonal_rotation(np.full(d // 2, m * m * theta)) for m in range(6)])
+    assert np.allclose(np.einsum("mji,mjk->mik", maps, maps), np.eye(d))
+    assert not claims.position_maps_offset_only(maps).holds
+
+
+def test_rope_is_a_family_of_powers():
+    maps = np.stack([rope_matrix(m, 8) for m in range(12)])
+    np.testing.assert_allclose(maps, matrix_powers(rope_matrix(1, 8), 12), atol=1e-12)
+    assert claims.position_maps_offset_only(maps).holds
+
+
+@given(seed, width)
+def test_a_random_orthogonal_matrix_is_rotations_of_planes_in_some_basis(s, d):
+    check = claims.rotation_form_holds(random_orthogonal(d, seed=s))
+    assert check.holds, check
+
+
+@given(seed, st.integers(2, 12))
+def test_a_matrix_that_is_not_orthogonal_has_no_rotation_form(s, d):
+    a = np.random.default_rng(s).standard_normal((d, d)) / np.sqrt(d)
+    assert not claims.rotation_form_holds(a).holds
+
+
+@given(seed, st.lists(st.floats(0.1, 3.0), min_size=1, max_size=3), st.integers(0, 2))
+def test_repeated_angles_and_fixed_directions_are_recovered(s, angles, n_fixed):
+    """The same angle twice (a 4-dimensional eigenspace) and kept or flipped directions, in a random basis."""
+    angles = np.r_[angles, angles[:1]]
+    inner = np.zeros((2 * len(angles) + n_fixed,) * 2)
+    inner[: 2 * len(angles), : 2 * len(angles)] = block_diagonal_rotation(angles)
+    inner[2 * len(angles):, 2 * len(angles):] = np.diag([(-1.0) ** i for i in range(n_fixed)])
+    p = random_orthogonal(len(inner), seed=s)
+    a = p @ inner @ p.T
+    assert claims.rotation_form_holds(a).holds
+    np.testing.assert_allclose(np.sort(rotation_form(a).angles), np.sort(angles), atol=1e-9)
+
+
+def test_a_half_turn_passes_the_rotation_form_check():
+    assert claims.rotation_form_holds(-np.eye(2)).holds  # R(pi) reads as two flipped directions
+
+
+def test_the_chapter_defaults_hold():
+    assert claims.rotation_difference_sample().holds

@@ -1,0 +1,123 @@
+"""Chapter 10, *The family*: its claims under many inputs: Shaw's clipped offsets,
+Transformer-XL's four terms, T5's buckets, ALiBi, xPos, NoPE's causal mask, partial and multi-axis RoPE,
+tensor2tensor's table; and that they fail on broken versions."""
+
+from __future__ import annotations
+
+import numpy as np
+from hypothesis import assume, given
+from hypothesis import strategies as st
+from test_relative import T5_CONFIGS
+from test_rotary_axes import section_sizes
+
+from posenc.book.claims import ch10 as claims
+from posenc.rotary import apply_rope
+from posenc.rotary_axes import axial_rope, partial_rope
+
+seed = st.integers(0, 10_000)
+position = st.integers(-2000, 2000)
+far_position = st.integers(-5_000, 5_000)
+even_d = st.integers(1, 32).map(lambda h: 2 * h)
+fraction = st.sampled_from([0.25, 0.375, 0.4, 0.5, 0.75, 1.0])
+
+
+@given(n=st.integers(2, 14), d=st.sampled_from([2, 4, 8]), max_offset=st.integers(1, 5), seed=seed)
+def test_shaw_scores_of_a_repeated_token_are_toeplitz_and_flat_beyond_the_clip(n, d, max_offset, seed):
+    assert claims.shaw_repeated_token_toeplitz(n, d, max_offset, seed).holds
+
+
+@given(n=st.integers(2, 10), shift=st.integers(1, 40), seed=seed)
+def test_transformer_xl_scores_do_not_move_with_the_tokens(n, shift, seed):
+    assert claims.transformer_xl_shift_invariant(n=n, shift=shift, seed=seed).holds
+
+
+@given(shift=st.integers(1, 40), seed=seed)
+def test_added_absolute_positions_move_with_the_tokens(shift, seed):
+    assert not claims.transformer_xl_shift_invariant(shift=shift, seed=seed, scheme="absolute").holds
+
+
+@given(n=st.integers(2, 300), config=st.sampled_from(T5_CONFIGS), seed=seed)
+def test_t5_bias_depends_only_on_the_offset(n, config, seed):
+    bidirectional, num_buckets, max_distance = config
+    assert claims.t5_bias_toeplitz(n, num_buckets, max_distance, bidirectional, seed).holds
+
+
+def test_bucketing_positions_before_subtracting_is_not_offset_only():
+    assert not claims.t5_bias_toeplitz(64, 32, 128, bucket="positions").holds
+    assert claims.t5_bias_toeplitz(8, 32, 128, bucket="positions").holds  # within the exact buckets it is
+
+
+@given(n=st.integers(1, 40), heads=st.integers(1, 16))
+def test_every_heads_alibi_bias_has_constant_diagonals(n, heads):
+    assert claims.alibi_bias_toeplitz(n, heads).holds
+
+
+@given(m=position, n=position, shift=position, d=st.sampled_from([8, 64]), seed=seed)
+def test_xpos_scores_depend_only_on_the_offset(m, n, shift, d, seed):
+    assert claims.xpos_scores_depend_on_offset(m, n, shift, d=d, scale_base=4096.0, seed=seed).holds
+
+
+@given(m=st.integers(0, 500), n=st.integers(0, 500), shift=st.integers(50, 500), seed=seed)
+def test_xpos_keys_scaled_like_queries_move_with_the_pair(m, n, shift, seed):
+    assert not claims.xpos_scores_depend_on_offset(m, n, shift, seed=seed, key_role="query").holds
+
+
+@given(n=st.integers(2, 10), seed=seed)
+def test_a_causal_head_is_not_permutation_equivariant_and_a_full_head_is(n, seed):
+    assert not claims.causal_permutation_equivariance(n=n, seed=seed, causal=True).holds
+    assert claims.causal_permutation_equivariance(n=n, seed=seed, causal=False).holds
+
+
+@given(n=st.integers(1, 20), seed=seed)
+def test_a_causal_head_with_equal_scores_averages_what_it_sees(n, seed):
+    assert claims.causal_uniform_attention_averages(n=n, seed=seed).holds
+
+
+@given(m=far_position, n=far_position, shift=far_position, d=even_d, f=fraction, seed=seed)
+def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
+    r = int(d * f)
+    assume(r >= 2 and r % 2 == 0)
+    assert claims.partial_rotary_depends_on_offset(m, n, shift, d, f, seed).holds
+
+
+@given(d=st.integers(1, 16).map(lambda h: 4 * h), grid=st.integers(1, 6), seed=seed)
+def test_axial_scores_depend_only_on_the_2d_offset(d, grid, seed):
+    assert claims.axial_scores_depend_on_2d_offset(d, grid, seed).holds
+
+
+@given(data=st.data(), seq=st.integers(1, 20), d=even_d, seed=seed)
+def test_mrope_on_text_is_rope(data, seq, d, seed):
+    assert claims.mrope_on_text_is_rope(seq, d, data.draw(section_sizes(d)), seed).holds
+
+
+@given(n=st.integers(1, 64), d=st.sampled_from([4, 8, 64, 128]), base=st.sampled_from([100.0, 10_000.0]))
+def test_the_timing_signal_is_the_half_layout(n, d, base):
+    assert claims.timing_signal_is_half_layout(n, d, base).holds
+
+
+def test_the_claims_fail_on_broken_versions(monkeypatch):
+    def absolute_pass_through(x, positions, rotary_fraction):  # adds the position to the pass-through dims
+        turned = partial_rope(x, positions, rotary_fraction=rotary_fraction)
+        turned[..., -1] += np.asarray(positions)
+        return turned
+
+    def rows_twice(x, rows, cols):  # both halves turned by the row: blind to the column
+        return axial_rope(x, rows, rows) + 0.01 * np.asarray(cols)[:, None]
+
+    def ladder_per_section(x, positions, sections):  # each section gets its own width-2s ladder
+        bounds = 2 * np.cumsum((0, *sections))
+        return np.concatenate([apply_rope(x[..., bounds[i]:bounds[i + 1]], positions[i])
+                               for i in range(3) if sections[i]], axis=-1)
+
+    monkeypatch.setattr(claims, "partial_rope", absolute_pass_through)
+    monkeypatch.setattr(claims, "axial_rope", rows_twice)
+    monkeypatch.setattr(claims, "mrope", ladder_per_section)
+    assert not claims.partial_rotary_depends_on_offset(3, 10, 7).holds
+    assert not claims.axial_scores_depend_on_2d_offset().holds
+    assert not claims.mrope_on_text_is_rope().holds
+
+
+def test_the_chapter_defaults_hold():
+    assert claims.partial_rotary_depends_on_offset(0, 100, 4000).holds
+    assert claims.axial_scores_depend_on_2d_offset().holds
+    assert claims.mrope_on_text_is_rope().holds

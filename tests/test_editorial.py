@@ -1,0 +1,160 @@
+"""Editorial checks of the chapters: their order in the table of contents, the notation, the length of cells
+and chapters, code shown from the package, alt texts, and where each chapter states and checks what."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+import yaml
+from conftest import ROOT
+
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+NAMES_WITH_NUMBERS = re.compile(r"\b[A-Za-z]+\d+\b|Llama \d[\d.]*(?:(?:, | and )\d[\d.]*)*")  # bfloat16, Llama 3.1
+
+
+def cells(path, kind: str) -> list[str]:
+    """The sources of the cells of ``kind`` ("markdown" or "code") of a notebook, in order."""
+    return ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
+            if c["cell_type"] == kind]
+
+
+def chapter(number: str):
+    return next(p for p in CHAPTERS if p.name.startswith(number))
+
+
+def markdown(number: str) -> str:
+    return "\n".join(cells(chapter(number), "markdown"))
+
+
+def code(number: str) -> str:
+    return "\n".join(cells(chapter(number), "code"))
+
+
+def toc_files() -> list[str]:
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
+    return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
+
+
+# ---- the table of contents ----
+
+
+def test_notation_page_is_in_the_table_of_contents_before_the_glossary():
+    files = toc_files()
+    assert files.index("appendix/notation") == files.index("glossary") - 1
+    assert (ROOT / "appendix" / "notation.md").read_text().splitlines()[1] == "# Notation"
+
+
+def test_chapters_8_and_9_serve_and_stretch_rope_in_that_order():
+    files = toc_files()
+    assert files.index("chapters/08_serving_rope") + 1 == files.index("chapters/09_stretching_rope")
+    assert cells(chapter("08"), "markdown")[0].startswith("(ch-serving-rope)=\n# Serving RoPE")
+    assert cells(chapter("09"), "markdown")[0].startswith("(ch-stretching-rope)=\n# Stretching RoPE")
+
+
+def test_chapter_10_follows_chapter_9_and_ends_with_its_exercises():
+    files = toc_files()
+    assert files.index("chapters/09_stretching_rope") + 1 == files.index("chapters/10_the_family")
+    prose = cells(chapter("10"), "markdown")
+    assert prose[0].startswith("(ch-the-family)=\n# The family")
+    assert "exercises/release/ch10_family/family.ipynb" in prose[-1]
+
+
+def test_every_chapter_a_page_names_exists():
+    pages = [*CHAPTERS, ROOT / "_toc.yml", *ROOT.glob("*.md"), *(ROOT / "appendix").glob("*.md")]
+    named = {name for page in pages for name in re.findall(r"chapters/(\d\d_\w+)", page.read_text(encoding="utf-8"))}
+    assert named and [name for name in sorted(named) if not (ROOT / "chapters" / f"{name}.ipynb").exists()] == []
+
+
+# ---- lengths, notation, alt texts ----
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_no_markdown_cell_is_longer_than_40_lines(path):
+    lengths = [len(text.splitlines()) for text in cells(path, "markdown")]
+    assert max(lengths) <= 40, lengths
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_chapter_prose_is_under_3800_words(path):
+    assert sum(len(text.split()) for text in cells(path, "markdown")) <= 3800
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_positions_and_position_vectors_follow_the_notation_page(path):
+    prose = "\n".join(cells(path, "markdown"))
+    assert not re.search(r"\bp_[mnp]\b", prose), "a position vector is e_p (learned) or PE(p) (sinusoidal)"
+    assert "PE}(q)" not in prose and "PE(q)" not in prose, "q is a query vector, never a position"
+    assert "X \\in \\mathbb{R}^{n" not in prose, "a sequence has N tokens"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_figure_alt_texts_carry_no_typed_numbers(path):
+    """A number in an alt text would be typed by hand; names that hold digits (bfloat16, Llama 3.1) are not numbers."""
+    for text in cells(path, "markdown"):
+        for alt in re.findall(r"^:alt: (.*)$", text, re.M):
+            assert not re.search(r"\d", NAMES_WITH_NUMBERS.sub("", alt)), f"alt text with a typed number: {alt}"
+
+
+# ---- code on the page ----
+
+
+@pytest.mark.parametrize(("number", "functions"), [
+    ("03", {"sinusoidal.py": ["frequencies", "sinusoidal_table"]}),
+    ("04", {"rotary.py": ["_rotate_numpy"]}),
+])
+def test_core_code_is_shown_from_the_package(number, functions):
+    includes = re.findall(r"```\{literalinclude\} \.\./src/posenc/(\w+\.py)\n:pyobject: (\w+)", markdown(number))
+    for module, names in functions.items():
+        source = (ROOT / "src" / "posenc" / module).read_text()
+        for name in names:
+            assert (module, name) in includes
+            assert re.search(rf"^def {name}\(", source, re.M), f"{module} has no function {name}"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_code_included_on_the_page_exists_in_the_package(path):
+    for cell in cells(path, "markdown"):
+        for included, function in re.findall(r"```\{literalinclude\} (\S+)\n:pyobject: (\w+)", cell):
+            source = (path.parent / included).resolve().read_text(encoding="utf-8")
+            assert re.search(rf"^def {function}\(", source, re.MULTILINE), f"{included} has no {function}"
+
+
+def test_chapter_7_shows_the_block_diagonal_builder():
+    included = re.findall(r":pyobject: (\w+)", markdown("07"))
+    assert "rope_matrix" in included and "block_diagonal_rotation" in included
+
+
+# ---- what each chapter states and checks, and where ----
+
+
+def test_chapter_three_neither_runs_rope_nor_repeats_the_length_experiment():
+    assert "rope" not in code("03").lower()
+    assert "np.linalg.norm(x +" not in code("03")
+    assert "x + p_m" not in markdown("03")
+
+
+def test_chapter_three_says_which_way_the_shift_blocks_turn():
+    prose = markdown("03")
+    assert "R(-k\\theta_j)" in prose and "clockwise" in prose
+    assert "the width of one attention head" not in prose
+
+
+def test_the_offset_only_check_runs_once_in_chapters_three_and_four():
+    assert "rope_scores_depend_on_offset" not in code("03")
+    assert code("04").count("rope_scores_depend_on_offset") == 1
+
+
+def test_lecture_slips_are_named():
+    assert "lecture" in markdown("03") and "theta-1" in markdown("03") and "lecture-hand" in markdown("03")
+    assert "m - n" in markdown("04")
+
+
+def test_chapter_4_states_and_checks_why_rotation():
+    prose, checks = markdown("04"), code("04")
+    assert "## Why rotation?" in prose and ":label: thm-rotation-forced" in prose
+    assert prose.index("## Why rotation?") < prose.index("(sec-rope-explorer)=")
+    assert checks.count("claims.position_maps_offset_only(matrix_powers(orthogonal") == 1  # it passes here ...
+    assert checks.count("claims.position_maps_offset_only(matrix_powers(generic") == 1  # ... and fails here
+    assert "claims.rotation_form_holds(orthogonal)" in checks and "claims.rotation_form_holds(generic)" in checks

@@ -1,0 +1,88 @@
+"""Rotations of the plane and of many planes: random orthogonal matrices, matrix powers, the angle between a
+rotated query and key, and the rotation form of an orthogonal matrix."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from posenc import clock
+from posenc.geometry import (
+    matrix_powers,
+    plane_angle,
+    random_orthogonal,
+    rotation_2d,
+    rotation_form,
+)
+from posenc.rotary import rope_matrix
+from posenc.sinusoidal import frequencies
+
+seed = st.integers(0, 10_000)
+width = st.integers(1, 12)
+position = st.integers(-20_000, 20_000)
+speed = st.floats(1e-4, 3.2)
+
+
+@given(seed, width)
+def test_a_random_orthogonal_matrix_is_orthogonal_and_fixed_by_its_seed(s, d):
+    a = random_orthogonal(d, seed=s)
+    np.testing.assert_allclose(a.T @ a, np.eye(d), atol=1e-13)
+    np.testing.assert_array_equal(a, random_orthogonal(d, seed=s))
+
+
+def test_random_orthogonal_matrices_have_both_determinants():
+    signs = {round(float(np.linalg.det(random_orthogonal(4, seed=s)))) for s in range(20)}
+    assert signs == {-1, 1}
+
+
+def test_matrix_powers_start_at_the_identity_and_multiply():
+    a = np.random.default_rng(0).standard_normal((3, 3))
+    powers = matrix_powers(a, 5)
+    np.testing.assert_array_equal(powers[0], np.eye(3))
+    np.testing.assert_allclose(powers[4], np.linalg.matrix_power(a, 4), rtol=1e-12)
+
+
+@given(m=position, n=position, shift=position, theta=speed, seed=seed)
+def test_angle_between_rotated_query_and_key_depends_only_on_offset(m, n, shift, theta, seed):
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+
+    def turn(a, b):
+        return plane_angle(rotation_2d(a * theta) @ q, rotation_2d(b * theta) @ k)
+
+    expected = plane_angle(q, k) + (n - m) * theta
+    tolerance = 1e-13 * (1 + (abs(m) + abs(n) + abs(shift)) * theta) + 1e-9
+    assert float(clock.angular_distance(turn(m, n), expected)) <= tolerance
+    assert float(clock.angular_distance(turn(m + shift, n + shift), expected)) <= tolerance
+
+
+def test_the_seed_figure_meets_at_120_degrees_in_both_panels():
+    q = np.array([np.cos(np.radians(20)), np.sin(np.radians(20))])
+    k = 0.8 * np.array([np.cos(np.radians(50)), np.sin(np.radians(50))])
+    for m, n in ((2, 5), (7, 10)):
+        turn = plane_angle(rotation_2d(m * np.pi / 6) @ q, rotation_2d(n * np.pi / 6) @ k)
+        assert np.degrees(turn) == pytest.approx(120.0, abs=1e-10)
+
+
+@given(seed, width)
+def test_the_form_has_angles_strictly_between_zero_and_pi_and_signs_that_make_the_determinant(s, d):
+    a = random_orthogonal(d, seed=s)
+    form = rotation_form(a)
+    assert 2 * len(form.angles) + len(form.signs) == d
+    assert np.all((form.angles > 0) & (form.angles < np.pi))
+    assert set(form.signs) <= {-1.0, 1.0}
+    assert np.prod(form.signs) == round(float(np.linalg.det(a)))
+    assert len(form.signs) % 2 == d % 2  # an odd width always keeps or flips one direction
+
+
+@pytest.mark.parametrize("d", [2, 8, 64])
+def test_ropes_own_matrix_gives_back_the_frequency_ladder(d):
+    form = rotation_form(rope_matrix(1, d))
+    np.testing.assert_allclose(np.sort(form.angles), np.sort(frequencies(d)), rtol=1e-9)
+    assert len(form.signs) == 0
+
+
+def test_half_turns_and_the_identity_are_plus_and_minus_one_entries():
+    assert list(rotation_form(np.eye(3)).signs) == [1.0, 1.0, 1.0]
+    assert list(rotation_form(np.diag([1.0, -1.0])).signs) == [-1.0, 1.0]
