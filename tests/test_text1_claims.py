@@ -97,7 +97,7 @@ def test_positions_and_position_vectors_follow_the_notation_page(path):
 
 @pytest.mark.parametrize(("number", "functions"), [
     ("03", {"sinusoidal.py": ["frequencies", "sinusoidal_table"]}),
-    ("04", {"rotary.py": ["_rotate_numpy"]}),
+    ("04", {"rotary.py": ["_rotate_pairs"]}),
 ])
 def test_core_code_is_shown_from_the_package(number, functions):
     includes = re.findall(r"```\{literalinclude\} \.\./src/posenc/(\w+\.py)\n:pyobject: (\w+)", markdown(number))
