@@ -1,5 +1,7 @@
 """RoPE: rotations compose by difference, preserve norms, make scores relative, in both layouts and kinds."""
 
+import inspect
+
 import numpy as np
 import pytest
 import torch
@@ -9,6 +11,7 @@ from hypothesis import strategies as st
 from posenc import claims
 from posenc.geometry import rotation_2d
 from posenc.rotary import (
+    _rotate_pairs,
     apply_rope,
     half_to_interleaved,
     interleaved_to_half,
@@ -149,3 +152,7 @@ def test_out_receives_the_same_result_also_in_place(kind, layout, dtype):
 def test_an_empty_batch_or_sequence_is_returned_empty(shape, layout):
     assert apply_rope(torch.zeros(shape), layout=layout).shape == shape
     assert apply_rope(np.zeros(shape), layout=layout).shape == shape
+
+
+def test_the_numpy_rotation_that_chapter_four_shows_is_short_enough_to_read_in_full():
+    assert len(inspect.getsource(_rotate_pairs).splitlines()) <= 15
