@@ -146,8 +146,9 @@ def _rope_numpy(x: np.ndarray, positions, base: float, layout: str, out: np.ndar
 
 
 def _rotate_pairs(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
-    """Turn pair :math:`j` of row :math:`m` of ``x`` (C-contiguous, ``(..., seq, d)``) by the angle whose cosine
-    and sine are ``cos[m, j]`` and ``sin[m, j]`` (tables ``(seq, d/2)`` of ``x``'s dtype)."""
+    """Turn pair j of row m of x by the angle whose cosine is cos[m, j] and whose sine is sin[m, j].
+
+    x: shape (..., seq, d), C-contiguous; cos, sin: shape (seq, d/2), of x's dtype."""
     if layout == "interleaved":  # pair (x_2j, x_2j+1) is the complex number x_2j + i x_2j+1
         rotation = cos + 1j * sin  # e^{i m theta_j}
         return (x.view(rotation.dtype) * rotation).view(x.dtype)
