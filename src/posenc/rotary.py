@@ -90,7 +90,7 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     layout : ``"interleaved"`` or ``"half"``
         Which dimensions form pair :math:`j`: :math:`(2j, 2j+1)` or :math:`(j, j + d/2)`.
     out : array or tensor of the same kind, shape and dtype as ``x``, optional
-        Where to write the result (``out=x`` rotates in place); it is returned. For large inputs,
+        Where to write the result (``out=x`` rotates in place); it is returned. For a large torch tensor,
         allocating a fresh result costs more than the rotation itself (see the performance appendix).
 
     Returns
