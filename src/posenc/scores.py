@@ -27,7 +27,8 @@ def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: 
     who = "rope_scores"
     q, k = _rows_of_one_width(q, k, who)
     checks.even_dimension(q.shape[-1], who)
-    return _rope_scores(q, k, checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who))
+    base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
+    return _rope_scores(q, k, base, layout)
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
