@@ -6,7 +6,7 @@ STAMP  := $(VENV)/.installed
 
 .PHONY: setup npm book browser sandbox texlive pdf test publish grade exercises bench bench-site lint clean
 
-$(STAMP): requirements.txt pyproject.toml setup.py src/posenc/_halves.c
+$(STAMP): requirements.txt pyproject.toml
 	test -x $(PY) || $(PYTHON) -m venv $(VENV)
 	$(PY) -m pip install --quiet --requirement requirements.txt
 	touch $(STAMP)

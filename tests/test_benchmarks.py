@@ -27,3 +27,17 @@ def test_the_rope_table_has_every_variant_against_each_floor():
     assert rows["torch copy (floor)"][2] == "1.00"  # each floor against itself
     assert rows["torch copy into an existing tensor"][3] == "1.00"
     assert rows["Meta complex form (torch)"][4].rstrip(" |") == "1.00"
+
+
+def test_the_rope_report_gives_each_target_its_ratio_from_the_same_run():
+    # each variant takes the same time in every round, so each ratio is known exactly
+    times = {name: [seconds] * 3 for name, seconds in (("posenc torch, interleaved", 1.0),
+                                                       ("posenc torch, interleaved, out=", 1.0),
+                                                       ("Meta complex form (torch)", 2.0),
+                                                       ("torch copy into an existing tensor", 0.5),
+                                                       ("HF rotate_half (torch)", 8.0))}
+    assert rope.targets(times) == [
+        "- apply_rope against Hugging Face's rotate_half: 8.00x (target: at least 3x)",
+        "- apply_rope against Meta's complex form: 2.00x (target: level, about 1x)",
+        "- apply_rope with out= against a copy into an existing tensor: 0.50x (target: at least 0.5x)",
+    ]

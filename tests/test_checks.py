@@ -22,7 +22,6 @@ from posenc import (
     clock,
     decay,
     decoding,
-    extrapolation,
     fourier,
     geometry,
     precision,
@@ -36,9 +35,11 @@ from posenc import (
     torch_nn,
     xpos,
 )
+from posenc.book.experiments import ch02 as experiment02
+from posenc.book.experiments import ch09 as experiment09
 
 IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, fourier, geometry, precision, relative,
-                rotary, rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos, extrapolation)
+                rotary, rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
 Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
@@ -260,24 +261,24 @@ CASES = [
     (decay.long_term_decay_octaves, (8,), {"samples": 2.5}, T, "samples must be an integer"),
     (decay.random_walk_level, (7,), {}, V, "d=7"),
     # torch_nn
-    (torch_nn.lagged_copy_batch, (2, 8, 4, 8, torch.Generator()), {}, V, "lag must be shorter than the sequence"),
-    (torch_nn.lagged_copy_batch, (2, 8.0, 4, 1, torch.Generator()), {}, T, "length must be an integer"),
-    (torch_nn.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
+    (experiment02.lagged_copy_batch, (2, 8, 4, 8, torch.Generator()), {}, V, "lag must be shorter than the sequence"),
+    (experiment02.lagged_copy_batch, (2, 8.0, 4, 1, torch.Generator()), {}, T, "length must be an integer"),
+    (experiment02.train_briefly, (), {"n_positions": 16, "train_length": 17}, V,
      "train_length must be between 1 and n_positions=16, got 17"),
-    (torch_nn.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
+    (experiment02.train_briefly, (), {"train_length": 8.5}, T, "train_length must be an integer"),
     # chapter 9's experiment: RoPE with an explicit ladder, the copy task, the models' training and scores
     (rotary.rope_with_ladder, ([[1.0, 0.0]], [1.0]), {}, T, "x must be a numpy array or a torch tensor"),
     (rotary.rope_with_ladder, (X, [1.0]), {}, V, "frequencies must have d/2 = 2 entries"),
     (torch_nn.with_ladder, (torch_nn.TinyModel(5, 8, position="none"), [1.0]), {}, V, "only a RoPE model"),
-    (torch_nn.fit, (torch.nn.Linear(2, 2), None, -1), {}, V, "steps must be at least 0"),
-    (torch_nn.fit, (torch.nn.Linear(2, 2), None, 2.5), {}, T, "steps must be an integer"),
-    (torch_nn.copy_batch, (2, 9, 5, torch.Generator()), {}, V, "length must be even"),
-    (torch_nn.copy_batch, (2, 8, 5.0, torch.Generator()), {}, T, "vocab must be an integer"),
-    (torch_nn.accuracy, (None, torch.zeros(2, 4), torch.zeros(2, 4)), {}, T, "tokens must be an integer tensor"),
-    (torch_nn.order_blind, (torch.zeros(2, 4, dtype=torch.long), torch.zeros(2, 6, dtype=torch.long)), {}, V,
+    (experiment02.fit, (torch.nn.Linear(2, 2), None, -1), {}, V, "steps must be at least 0"),
+    (experiment02.fit, (torch.nn.Linear(2, 2), None, 2.5), {}, T, "steps must be an integer"),
+    (experiment09.copy_batch, (2, 9, 5, torch.Generator()), {}, V, "length must be even"),
+    (experiment09.copy_batch, (2, 8, 5.0, torch.Generator()), {}, T, "vocab must be an integer"),
+    (experiment09.accuracy, (None, torch.zeros(2, 4), torch.zeros(2, 4)), {}, T, "tokens must be an integer tensor"),
+    (experiment09.order_blind, (torch.zeros(2, 4, dtype=torch.long), torch.zeros(2, 6, dtype=torch.long)), {}, V,
      r"tokens and targets must have one shape \(batch, seq\), got \(2, 4\) and \(2, 6\)"),
-    (extrapolation.run_experiment, (), {"train_length": 1}, V, "train_length must be at least 2"),
-    (extrapolation.run_experiment, (), {"lengths": (32, 64.0)}, T, "lengths must be an integer"),
+    (experiment09.run_experiment, (), {"train_length": 1}, V, "train_length must be at least 2"),
+    (experiment09.run_experiment, (), {"lengths": (32, 64.0)}, T, "lengths must be an integer"),
     # chapter 6, weights and the Fourier view
     (scores.offset_scores, (np.ones(4), np.ones(6), [0]), {}, V, "same shape"),
     (scores.offset_scores, (np.ones(3), np.ones(3), [0]), {}, V, "d=3"),

@@ -102,7 +102,7 @@ def test_figure_alt_texts_carry_no_typed_numbers(path):
 
 @pytest.mark.parametrize(("number", "functions"), [
     ("03", {"sinusoidal.py": ["frequencies", "sinusoidal_table"]}),
-    ("04", {"rotary.py": ["_rotate_numpy"]}),
+    ("04", {"rotary.py": ["_rotate_pairs"]}),
 ])
 def test_core_code_is_shown_from_the_package(number, functions):
     includes = re.findall(r"```\{literalinclude\} \.\./src/posenc/(\w+\.py)\n:pyobject: (\w+)", markdown(number))

@@ -1,16 +1,10 @@
-"""The torch kernel of :func:`posenc.rotary.apply_rope` (private; imported only when a tensor is passed).
+"""The torch side of :func:`posenc.rotary.apply_rope` (private; imported only when a tensor is passed).
 
-Interleaved pairs are rotated as complex numbers, one multiplication per element, which reads and
-writes each element once. Half-layout pairs cannot be viewed as complex numbers (the two parts of a
-pair sit d/2 apart). On the CPU they go to the compiled one-pass kernel of :mod:`posenc._half_kernel`, on
-torch's number of threads. Where it was not built, or off the CPU, they take three torch passes: the row
-times ``[cos, cos]`` (one contiguous multiplication), then the two cross terms as fused multiply-adds on
-the halves. Over a whole large tensor the three passes would read it from memory three times; so a large
-tensor is cut into slabs of about two megabytes (a long sequence into spans of rows, many short ones
-grouped), and each slab takes its three passes while it is still in the cache. Each pass is an ordinary
-torch operation on torch's own threads (a pool of worker threads for the slabs was tried: it was no
-faster, and it made the caller's later torch work slower for as long as the process lived). The cos/sin
-tables are kept per positions, width, base, dtype and device, like a model's rotary cache.
+Its inputs have been checked by the caller. Interleaved pairs are rotated as complex numbers, one
+multiplication per element, which reads and writes each element once. Half-layout pairs cannot be viewed as
+complex numbers (the two parts of a pair sit d/2 apart): they take the row times ``[cos, cos]``, then the two
+cross terms as fused multiply-adds on the halves. The tables are kept per positions, width, base, dtype and
+device, like a model's rotary cache.
 """
 
 from __future__ import annotations
@@ -20,30 +14,24 @@ from functools import lru_cache
 import numpy as np
 import torch
 
-from . import _half_kernel
-from .angle_tables import cos_sin_table
+from .angle_tables import _cos_sin
 
 
-def rotate(x: torch.Tensor, positions: np.ndarray, base: float, layout: str,
-           out: torch.Tensor | None = None) -> torch.Tensor:
-    """Rotate ``x`` (shape ``(..., seq, d)``) at the float64 ``positions`` (shape ``(seq,)``), into ``out``
-    when given (same shape and dtype as ``x``; it may be ``x`` itself)."""
-    work = torch.float64 if x.dtype == torch.float64 else torch.float32
+def rotate(x: torch.Tensor, positions, base: float, layout: str, out: torch.Tensor | None = None) -> torch.Tensor:
+    """Rotate ``x`` (a floating-point tensor ``(..., seq, d)``, ``d`` even) at ``positions`` (``seq`` finite real
+    numbers), into ``out`` when given (a tensor of ``x``'s shape and dtype; it may be ``x`` itself)."""
+    work = torch.float64 if x.dtype == torch.float64 else torch.float32  # half precision turns in float32
     xw = x.to(work).contiguous()
-    direct = out is not None and out.dtype == work and out.is_contiguous()  # write straight into out
-    tables = _tables(positions.tobytes(), x.shape[-1], base, work, x.device)
+    rotation, cos_twice, sin = _tables(np.asarray(positions, dtype=np.float64).tobytes(), x.shape[-1], base,
+                                       work, x.device)
     if layout == "interleaved":
-        if direct:
-            torch.mul(_as_complex(xw), tables.rotation, out=_as_complex(out))
+        if out is not None and out.dtype == work and out.is_contiguous():  # straight into out: one pass
+            torch.mul(_as_complex(xw), rotation, out=_as_complex(out))
             return out
-        result = torch.view_as_real(_as_complex(xw) * tables.rotation).flatten(-2)
+        turned = torch.view_as_real(_as_complex(xw) * rotation).flatten(-2)
     else:
-        overlaps = direct and out.untyped_storage().data_ptr() == xw.untyped_storage().data_ptr()
-        writable = direct and (not overlaps or out.data_ptr() == xw.data_ptr())  # apart from x, or x itself
-        result = _rotate_halves(xw, tables, out if writable else None)
-    if out is None:
-        return result.to(x.dtype)
-    return out if result is out else out.copy_(result)
+        turned = _rotate_halves(xw, cos_twice, sin)
+    return turned.to(x.dtype) if out is None else out.copy_(turned)
 
 
 def _as_complex(x: torch.Tensor) -> torch.Tensor:
@@ -51,73 +39,20 @@ def _as_complex(x: torch.Tensor) -> torch.Tensor:
     return torch.view_as_complex(x.unflatten(-1, (-1, 2)))
 
 
-class _Tables:
-    """cos and sin, shape ``(seq, d/2)``, and, made on first use, :math:`e^{im\\theta_j}` (complex,
-    ``(seq, d/2)``) and ``[cos, cos]`` (``(seq, d)``), as tensors."""
-
-    def __init__(self, cos: np.ndarray, sin: np.ndarray, dtype: torch.dtype, device: torch.device):
-        self.cos = torch.tensor(cos, dtype=dtype, device=device)
-        self.sin = torch.tensor(sin, dtype=dtype, device=device)
-        self._rotation = self._cos_twice = None
-
-    @property
-    def rotation(self) -> torch.Tensor:
-        if self._rotation is None:
-            self._rotation = torch.complex(self.cos, self.sin)
-        return self._rotation
-
-    @property
-    def cos_twice(self) -> torch.Tensor:
-        if self._cos_twice is None:
-            self._cos_twice = torch.cat([self.cos, self.cos], dim=-1)
-        return self._cos_twice
+def _rotate_halves(x: torch.Tensor, cos_twice: torch.Tensor, sin: torch.Tensor) -> torch.Tensor:
+    """Pairs ``(x_a, x_b) = (x_j, x_j+d/2)`` turned to ``(x_a c - x_b s, x_b c + x_a s)``: three passes, one
+    new tensor. ``cos_twice`` is ``[cos, cos]``, shape ``(seq, d)``; ``sin`` has shape ``(seq, d/2)``."""
+    a, b = x.chunk(2, dim=-1)
+    turned = x * cos_twice  # (x_a c, x_b c)
+    turned[..., : a.shape[-1]].addcmul_(b, sin, value=-1)
+    turned[..., a.shape[-1]:].addcmul_(a, sin)
+    return turned
 
 
 @lru_cache(maxsize=32)
-def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: torch.device) -> _Tables:
-    """The tensors for float64 positions given as their bytes (hashable, unlike the array)."""
-    return _Tables(*cos_sin_table(np.frombuffer(positions, dtype=np.float64), d, base), dtype, device)
-
-
-SLAB_BYTES = 2 << 20  # a slab and its result stay in the cache (32 MiB of L3 here; 1 MiB slabs measured slower)
-
-
-def _rotate_halves(x: torch.Tensor, tables: _Tables, out: torch.Tensor | None = None) -> torch.Tensor:
-    """Half-layout rotation: ``(x_a, x_b) -> (x_a c - x_b s, x_b c + x_a s)``; ``out`` may be ``x`` itself but
-    must not otherwise overlap it.
-
-    On the CPU, the compiled kernel of :mod:`posenc._half_kernel` in one pass, on torch's number of threads;
-    elsewhere (or where it was not built), torch's passes slab by slab (:func:`_rotate_in_slabs`)."""
-    if x.requires_grad and torch.is_grad_enabled():
-        xa, xb = x.chunk(2, dim=-1)
-        c, s = tables.cos, tables.sin
-        return torch.cat([xa * c - xb * s, xa * s + xb * c], dim=-1)
-    out = torch.empty_like(x) if out is None else out
-    if _half_kernel.COMPILED and x.device.type == "cpu":
-        _half_kernel.rotate_halves(x.detach().numpy(), tables.cos.numpy(), tables.sin.numpy(), out.detach().numpy(),
-                                   torch.get_num_threads())
-        return out
-    if out.data_ptr() == x.data_ptr():  # in place: the slabs' first pass would overwrite what the others read
-        return out.copy_(_rotate_in_slabs(x, tables, torch.empty_like(x)))
-    return _rotate_in_slabs(x, tables, out)
-
-
-def _rotate_in_slabs(x: torch.Tensor, tables: _Tables, out: torch.Tensor) -> torch.Tensor:
-    """Torch's passes into ``out`` (which must not overlap ``x``): ``out = x [c, c]``, then ``out_a -= x_b s`` and
-    ``out_b += x_a s`` (fused multiply-adds), slab by slab."""
-    seq, d = x.shape[-2:]
-    if not x.numel():  # an empty batch or sequence: nothing to turn
-        return out
-    xs, outs = x.reshape(-1, seq, d), out.view(-1, seq, d)
-    (xa, xb), (oa, ob) = xs.chunk(2, dim=-1), outs.chunk(2, dim=-1)
-    rows = max(1, min(seq, SLAB_BYTES // (d * x.element_size())))  # a long sequence is cut into spans
-    group = max(1, min(xs.shape[0], SLAB_BYTES // (rows * d * x.element_size())))  # short ones are grouped
-    for start in range(0, seq, rows):  # a slab: rows start:start + rows of `group` leading indices
-        span = slice(start, start + rows)
-        cos_twice, sin = tables.cos_twice[span], tables.sin[span]
-        for first in range(0, xs.shape[0], group):
-            leads = slice(first, first + group)
-            torch.mul(xs[leads, span], cos_twice, out=outs[leads, span])
-            oa[leads, span].addcmul_(xb[leads, span], sin, value=-1)
-            ob[leads, span].addcmul_(xa[leads, span], sin)
-    return out
+def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: torch.device):
+    """For float64 positions given as their bytes (hashable, unlike the array), as tensors: :math:`e^{im\\theta_j}`
+    (complex, ``(seq, d/2)``) for the interleaved layout, ``[cos, cos]`` (``(seq, d)``) and ``sin``
+    (``(seq, d/2)``) for the half layout."""
+    cos, sin = (torch.tensor(t, dtype=dtype, device=device) for t in _cos_sin(np.frombuffer(positions), d, base))
+    return torch.complex(cos, sin), torch.cat([cos, cos], dim=-1), sin

@@ -24,7 +24,7 @@ def rotation_angles(positions, d: int, base: float = 10000.0) -> np.ndarray:
            [2. , 0.2]])
     """
     positions = checks.real_vector(positions, "positions", "rotation_angles")
-    return np.outer(positions, frequencies(*checks.ladder(d, base, "rotation_angles")))
+    return _angles(positions, *checks.ladder(d, base, "rotation_angles"))
 
 
 def cos_sin_table(positions, d: int, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
@@ -34,14 +34,23 @@ def cos_sin_table(positions, d: int, base: float = 10000.0) -> tuple[np.ndarray,
     for a ``(4096, 64)`` table, computing them costs more than rotating a 67 MB tensor in place.
     """
     positions = checks.real_vector(positions, "positions", "cos_sin_table")
-    d, base = checks.ladder(d, base, "cos_sin_table")
-    return _cached_cos_sin(positions.tobytes(), d, base)
+    return _cos_sin(positions, *checks.ladder(d, base, "cos_sin_table"))
+
+
+def _angles(positions, d: int, base: float) -> np.ndarray:
+    """:func:`rotation_angles` on validated inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
+    return np.outer(positions, frequencies(d, base))
+
+
+def _cos_sin(positions, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    """:func:`cos_sin_table` on validated inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
+    return _cached_cos_sin(np.asarray(positions, dtype=np.float64).tobytes(), d, base)
 
 
 @lru_cache(maxsize=32)
 def _cached_cos_sin(positions: bytes, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
     """The tables for float64 positions given as their bytes (hashable, unlike the array)."""
-    angles = np.outer(np.frombuffer(positions, dtype=np.float64), frequencies(d, base))
+    angles = _angles(np.frombuffer(positions, dtype=np.float64), d, base)
     cos, sin = np.cos(angles), np.sin(angles)
     cos.flags.writeable = sin.flags.writeable = False
     return cos, sin

@@ -25,9 +25,12 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     array([0.25, 0.75])
     """
     scores = checks.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
-    axis = checks.integer(axis, "axis", "softmax")
-    shifted = scores - np.max(scores, axis=axis, keepdims=True)
-    weights = np.exp(shifted)
+    return _softmax(scores, checks.integer(axis, "axis", "softmax"))
+
+
+def _softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
+    """:func:`softmax` of a validated float array (``-inf`` allowed) along a validated ``axis``, with no checks."""
+    weights = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
 
@@ -51,7 +54,7 @@ def _weights(q, k, mask, who: str) -> np.ndarray:
             raise TypeError(f"{who}: mask must be a boolean array (True where a query may look), "
                             f"got dtype {mask.dtype}")
         scores = np.where(mask, scores, -np.inf)
-    return softmax(scores)
+    return _softmax(scores)
 
 
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:

@@ -130,6 +130,27 @@ def rotatable(x, who: str) -> bool:
     return torch_input
 
 
+def like(value, x, name: str, who: str) -> None:
+    """``value`` must be ``None`` or an array of ``x``'s kind and dtype (else TypeError) and shape (else ValueError):
+    a buffer the result of a function of ``x`` can be written into (``out=``)."""
+    if value is None:
+        return
+    if type(value) is not type(x) or value.dtype != x.dtype:
+        raise TypeError(f"{who}: {name} must be a {type(x).__name__} of dtype {x.dtype} like x, "
+                        f"got {type(value).__name__} of dtype {getattr(value, 'dtype', None)}")
+    if value.shape != x.shape:
+        raise ValueError(f"{who}: {name} must have x's shape {tuple(x.shape)}, got {tuple(value.shape)}")
+
+
+def query_and_key(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
+    """A query and a key that RoPE can turn: finite float64 vectors of one shape ``(d,)`` with ``d`` even."""
+    q, k = real_vector(q, "q", who), real_vector(k, "k", who)
+    even_dimension(q.size, who)
+    if q.shape != k.shape:
+        raise ValueError(f"{who}: q and k must have the same shape, got {q.shape} and {k.shape}")
+    return q, k
+
+
 def plane_vector(values, name: str, who: str) -> np.ndarray:
     """A vector of the plane: a finite float64 array of shape ``(2,)``."""
     vector = real_array(values, name, who)

@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
-from .rotary import apply_rope
+from .rotary import _rope
 
 
 def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
@@ -41,8 +41,8 @@ def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.
     cache = np.empty((0, d))
     scores = np.full((seq, seq), -np.inf)
     for t in range(seq):
-        cache = np.vstack([cache, apply_rope(k[t : t + 1], [t], base=base)])  # the old rows stay as they are
-        scores[t, : t + 1] = cache @ apply_rope(q[t : t + 1], [t], base=base)[0] / np.sqrt(d)
+        cache = np.vstack([cache, _rope(k[t : t + 1], [t], base)])  # the old rows stay as they are
+        scores[t, : t + 1] = cache @ _rope(q[t : t + 1], [t], base)[0] / np.sqrt(d)
     return scores, cache
 
 

@@ -20,9 +20,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import _half_kernel, checks
-from .angle_tables import cos_sin_table, rotation_angles
+from . import checks
+from .angle_tables import _cos_sin
 from .geometry import block_diagonal_rotation
+from .sinusoidal import frequencies
 
 LAYOUTS = ("interleaved", "half")
 
@@ -34,7 +35,8 @@ def rope_matrix(m: float, d: int, base: float = 10000.0) -> np.ndarray:
     True
     """
     m = checks.real(m, "m", "rope_matrix")
-    return block_diagonal_rotation(rotation_angles([m], *checks.ladder(d, base, "rope_matrix"))[0])
+    d, base = checks.ladder(d, base, "rope_matrix")
+    return block_diagonal_rotation(m * frequencies(d, base))  # the angles m theta_j, one block per pair
 
 
 def interleaved_to_half(d: int) -> np.ndarray:
@@ -43,13 +45,12 @@ def interleaved_to_half(d: int) -> np.ndarray:
     It gathers the interleaved pair :math:`(2j, 2j+1)` into positions :math:`(j, j + d/2)`, so that
     ``apply_rope(x[..., p], layout="half") == apply_rope(x, layout="interleaved")[..., p]``.
     """
-    d = checks.even_dimension(d, "interleaved_to_half")
-    return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
+    return _interleaved_to_half(checks.even_dimension(d, "interleaved_to_half"))
 
 
 def half_to_interleaved(d: int) -> np.ndarray:
     """The inverse permutation of :func:`interleaved_to_half`: ``x[..., p][..., half_to_interleaved(d)] == x``."""
-    return np.argsort(interleaved_to_half(checks.even_dimension(d, "half_to_interleaved")))
+    return np.argsort(_interleaved_to_half(checks.even_dimension(d, "half_to_interleaved")))
 
 
 def interleaved_to_half_rows(n_heads: int, head_dim: int) -> np.ndarray:
@@ -65,8 +66,13 @@ def interleaved_to_half_rows(n_heads: int, head_dim: int) -> np.ndarray:
     """
     n_heads = checks.integer(n_heads, "n_heads", "interleaved_to_half_rows", minimum=1)
     head_dim = checks.even_dimension(head_dim, "interleaved_to_half_rows")
-    within = interleaved_to_half(head_dim)
+    within = _interleaved_to_half(head_dim)
     return (np.arange(n_heads)[:, None] * head_dim + within[None, :]).ravel()
+
+
+def _interleaved_to_half(d: int) -> np.ndarray:
+    """:func:`interleaved_to_half` for a validated ``d`` (a positive even int)."""
+    return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
 def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "interleaved", out=None):
@@ -84,7 +90,7 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     layout : ``"interleaved"`` or ``"half"``
         Which dimensions form pair :math:`j`: :math:`(2j, 2j+1)` or :math:`(j, j + d/2)`.
     out : array or tensor of the same kind, shape and dtype as ``x``, optional
-        Where to write the result (``out=x`` rotates in place); it is returned. For large inputs,
+        Where to write the result (``out=x`` rotates in place); it is returned. For a large torch tensor,
         allocating a fresh result costs more than the rotation itself (see the performance appendix).
 
     Returns
@@ -106,74 +112,48 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     """
     who = "apply_rope"
     layout = checks.option(layout, LAYOUTS, "layout", who)
-    torch_input = checks.rotatable(x, who)
+    checks.rotatable(x, who)
     if x.shape[-1] % 2:
         raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={x.shape[-1]}")
     positions = checks.positions(positions, x.shape[-2], who)
     base = checks.base(base, who)
-    _check_out(out, x)
-    if torch_input:
-        from ._rope_torch import rotate
-
-        return rotate(x, positions, base, layout, out)
-    return _rotate_numpy(x, *cos_sin_table(positions, x.shape[-1], base), layout, out)
+    checks.like(out, x, "out", who)
+    return _rope(x, positions, base, layout, out)
 
 
-def _check_out(out, x) -> None:
-    """``out`` must be ``None`` or an array of ``x``'s kind and dtype (else TypeError) and shape (else ValueError)."""
-    if out is None:
-        return
-    if type(out) is not type(x) or out.dtype != x.dtype:
-        raise TypeError(f"apply_rope: out must be a {type(x).__name__} of dtype {x.dtype} like x, "
-                        f"got {type(out).__name__} of dtype {getattr(out, 'dtype', None)}")
-    if out.shape != x.shape:
-        raise ValueError(f"apply_rope: out must have x's shape {tuple(x.shape)}, got {tuple(out.shape)}")
+def _rope(x, positions, base: float = 10000.0, layout: str = "interleaved", out=None):
+    """:func:`apply_rope` on validated inputs, with no checks: ``x`` a floating-point numpy array or torch tensor
+    of shape ``(..., seq, d)``, ``d`` even; ``positions`` ``seq`` finite real numbers; ``base > 1``; ``layout``
+    one of :data:`LAYOUTS`; ``out`` ``None`` or like ``x``. For the modules that have checked their own
+    arguments already."""
+    if isinstance(x, np.ndarray):
+        return _rope_numpy(x, positions, base, layout, out)
+    from ._rope_torch import rotate  # torch is imported only when a tensor comes in
+
+    return rotate(x, positions, base, layout, out)
 
 
-def _rotate_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str,
-                  out: np.ndarray | None = None) -> np.ndarray:
-    """Numpy kernel of :func:`apply_rope`; ``cos`` and ``sin`` have shape ``(seq, d/2)``."""
+def _rope_numpy(x: np.ndarray, positions, base: float, layout: str, out: np.ndarray | None) -> np.ndarray:
+    """The numpy side of :func:`_rope`: the formula of :func:`_rotate_pairs` in float64 for float64 input and in
+    float32 otherwise, then the result in ``x``'s dtype, or written into ``out``."""
     work = np.float64 if x.dtype == np.float64 else np.float32
-    if layout == "interleaved":  # each pair (2j, 2j+1) is the complex number x_2j + i x_2j+1
-        as_complex = np.complex128 if work == np.float64 else np.complex64
-        z, rotation = np.ascontiguousarray(x, dtype=work).view(as_complex), (cos + 1j * sin).astype(as_complex)
-        if out is not None and out.dtype == work and out.flags.c_contiguous:
-            np.multiply(z, rotation, out=out.view(as_complex))  # one pass, no allocation
-            return out
-        result = (z * rotation).view(work)
-    else:  # pairs (j, j + d/2): x_a c - x_b s and x_b c + x_a s
-        result = _rotate_halves(np.ascontiguousarray(x, dtype=work), cos.astype(work, copy=False),
-                                sin.astype(work, copy=False), out)  # the tables are only read
-        if result is out:
-            return out
+    cos, sin = (table.astype(work, copy=False) for table in _cos_sin(positions, x.shape[-1], base))
+    turned = _rotate_pairs(np.ascontiguousarray(x, dtype=work), cos, sin, layout)
     if out is None:
-        return result.astype(x.dtype, copy=False)
-    out[...] = result
+        return turned.astype(x.dtype, copy=False)
+    out[...] = turned
     return out
 
 
-def _rotate_halves(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray | None) -> np.ndarray:
-    """Half-layout rotation of the contiguous ``x``, into ``out`` where it can be written directly (else a new
-    array): by the compiled one-pass kernel of :mod:`posenc._half_kernel` where it was built, which may write
-    into ``x`` itself, else by numpy's passes."""
-    compiled = _half_kernel.COMPILED
-    direct = out is not None and out.dtype == x.dtype and out.flags.c_contiguous and (
-        not np.may_share_memory(out, x) or (compiled and out.ctypes.data == x.ctypes.data))
-    target = out if direct else np.empty(x.shape, x.dtype)
-    return (_half_kernel.rotate_halves if compiled else _rotate_halves_numpy)(x, cos, sin, target)
+def _rotate_pairs(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, layout: str) -> np.ndarray:
+    """Turn pair j of row m of x by the angle whose cosine is cos[m, j] and whose sine is sin[m, j].
 
-
-def _rotate_halves_numpy(x: np.ndarray, cos: np.ndarray, sin: np.ndarray, out: np.ndarray) -> np.ndarray:
-    """Half-layout rotation into ``out`` (which must not overlap ``x``): ``out_a = x_a c - x_b s``,
-    ``out_b = x_b c + x_a s``, with one half-size temporary."""
-    half = x.shape[-1] // 2
-    xa, xb, oa, ob = x[..., :half], x[..., half:], out[..., :half], out[..., half:]
-    product = np.multiply(xb, sin)
-    np.multiply(xa, cos, out=oa)
-    oa -= product
-    np.multiply(xb, cos, out=ob)
-    ob += np.multiply(xa, sin, out=product)
-    return out
+    x: shape (..., seq, d), C-contiguous; cos, sin: shape (seq, d/2), of x's dtype."""
+    if layout == "interleaved":  # pair (x_2j, x_2j+1) is the complex number x_2j + i x_2j+1
+        rotation = cos + 1j * sin  # e^{i m theta_j}
+        return (x.view(rotation.dtype) * rotation).view(x.dtype)
+    a, b = np.split(x, 2, axis=-1)  # pair (x_j, x_j+d/2) is (a_j, b_j)
+    return np.concatenate([a * cos - b * sin, a * sin + b * cos], axis=-1)
 
 
 # ---- An explicit frequency ladder (chapter 9's experiment): RoPE with the ladders of posenc.scaling ----
@@ -201,7 +181,7 @@ def rope_with_ladder(x, frequencies, positions=None):
         raise ValueError(f"{who}: frequencies must have d/2 = {x.shape[-1] // 2} entries for d={x.shape[-1]}, "
                          f"got {theta.size}")
     positions = checks.positions(positions, x.shape[-2], who)
-    pairs = [apply_rope(x[..., 2 * j:2 * j + 2], positions * theta_j) for j, theta_j in enumerate(theta)]
+    pairs = [_rope(x[..., 2 * j:2 * j + 2], positions * theta_j) for j, theta_j in enumerate(theta)]
     return _join(pairs, torch_input)
 
 

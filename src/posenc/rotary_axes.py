@@ -19,7 +19,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
-from .rotary import LAYOUTS, _join, apply_rope
+from .rotary import LAYOUTS, _join, _rope
 
 
 def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 10000.0, layout: str = "interleaved"):
@@ -69,7 +69,7 @@ def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 100
                          f"got r={r} (d={d}, rotary_fraction={fraction:g})")
     positions = checks.positions(positions, x.shape[-2], who)
     base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
-    return _join([apply_rope(x[..., :r], positions, base=base, layout=layout), x[..., r:]], torch_input)
+    return _join([_rope(x[..., :r], positions, base, layout), x[..., r:]], torch_input)
 
 
 def axial_rope(x, rows, cols, *, base: float = 10000.0):
@@ -110,8 +110,7 @@ def axial_rope(x, rows, cols, *, base: float = 10000.0):
         raise ValueError(f"{who}: last dimension must be a multiple of 4 (two halves of pairs), got d={d}")
     rows, cols = (_axis_positions(values, name, seq, who) for values, name in ((rows, "rows"), (cols, "cols")))
     base, half = checks.base(base, who), d // 2
-    return _join([apply_rope(x[..., :half], rows, base=base), apply_rope(x[..., half:], cols, base=base)],
-                 torch_input)
+    return _join([_rope(x[..., :half], rows, base), _rope(x[..., half:], cols, base)], torch_input)
 
 
 def mrope(x, positions, sections, *, base: float = 10000.0):
@@ -164,7 +163,7 @@ def mrope(x, positions, sections, *, base: float = 10000.0):
                          f"got shape {positions.shape}")
     sections, base = _sections(sections, d, who), checks.base(base, who)
     bounds = 2 * np.cumsum((0, *sections))  # section a holds dimensions bounds[a] .. bounds[a + 1] - 1
-    return _join([apply_rope(x, positions[axis], base=base)[..., bounds[axis]:bounds[axis + 1]]
+    return _join([_rope(x, positions[axis], base)[..., bounds[axis]:bounds[axis + 1]]
                   for axis in range(3) if sections[axis]], torch_input)
 
 

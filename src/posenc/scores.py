@@ -11,35 +11,51 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
-from .attention import softmax
+from .attention import _softmax
 from .geometry import plane_angle, rotation_2d
-from .rotary import apply_rope
+from .rotary import LAYOUTS, _rope
 from .sinusoidal import position_vectors
 
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Scaled dot products :math:`S_{m,n} = q_m\\cdot k_n/\\sqrt{d}`, shape ``(..., n_q, n_k)``."""
-    q = checks.real_array(q, "q", "score_matrix", min_ndim=2)
-    k = checks.real_array(k, "k", "score_matrix", min_ndim=2)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"score_matrix: queries and keys must have the same width, "
-                         f"got {q.shape[-1]} and {k.shape[-1]}")
-    return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    return _score_matrix(*_rows_of_one_width(q, k, "score_matrix"))
 
 
 def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
     """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
-    q, k = (checks.real_array(v, name, "rope_scores", min_ndim=2) for v, name in ((q, "q"), (k, "k")))
-    checks.even_dimension(q.shape[-1], "rope_scores")
-    return score_matrix(apply_rope(q, base=base, layout=layout), apply_rope(k, base=base, layout=layout))
+    who = "rope_scores"
+    q, k = _rows_of_one_width(q, k, who)
+    checks.even_dimension(q.shape[-1], who)
+    base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
+    return _rope_scores(q, k, base, layout)
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
     """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
     who = "repeated_token_scores"
-    q, k = checks.real_array(q, "q", who, ndim=1), checks.real_array(k, "k", who, ndim=1)
-    n = checks.integer(n, "n", who, minimum=1)
-    return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
+    q, k = checks.query_and_key(q, k, who)
+    n, base = checks.integer(n, "n", who, minimum=1), checks.base(base, who)
+    return _rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base, "interleaved")
+
+
+def _rows_of_one_width(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
+    """Queries and keys as float64 arrays ``(..., n, d)`` of one width ``d``."""
+    q, k = checks.real_array(q, "q", who, min_ndim=2), checks.real_array(k, "k", who, min_ndim=2)
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+    return q, k
+
+
+def _score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
+    """:func:`score_matrix` of validated queries and keys (float arrays of one width), with no checks."""
+    return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+
+
+def _rope_scores(q: np.ndarray, k: np.ndarray, base: float, layout: str) -> np.ndarray:
+    """:func:`rope_scores` of validated queries and keys (float arrays of one even width), with no checks."""
+    rotated_q = _rope(q, np.arange(q.shape[-2]), base, layout)
+    return _score_matrix(rotated_q, _rope(k, np.arange(k.shape[-2]), base, layout))
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
@@ -91,10 +107,11 @@ def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *,
     :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
     :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
     who = "shifted_pair_scores"
-    q, k, shifts = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
+    q, k = checks.query_and_key(q, k, who)
+    shifts, base = checks.real_vector(shifts, "shifts", who), checks.base(base, who)
     m, n = checks.real(m, "m", who), checks.real(n, "n", who)
-    rotated_q = apply_rope(np.tile(q, (shifts.size, 1)), m + shifts, base=base)
-    rotated_k = apply_rope(np.tile(k, (shifts.size, 1)), n + shifts, base=base)
+    rotated_q = _rope(np.tile(q, (shifts.size, 1)), m + shifts, base)
+    rotated_k = _rope(np.tile(k, (shifts.size, 1)), n + shifts, base)
     return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
 
 
@@ -154,11 +171,9 @@ def offset_scores(q: np.ndarray, k: np.ndarray, offsets, *, base: float = 10000.
     array([0.707107, 0.382051])
     """
     who = "offset_scores"
-    q, k, offsets = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (offsets, "offsets")))
-    checks.even_dimension(q.size, who)
-    if q.shape != k.shape:
-        raise ValueError(f"{who}: q and k must have the same shape, got {q.shape} and {k.shape}")
-    return apply_rope(np.tile(k, (offsets.size, 1)), offsets, base=base) @ q / np.sqrt(q.size)
+    q, k = checks.query_and_key(q, k, who)
+    offsets, base = checks.real_vector(offsets, "offsets", who), checks.base(base, who)
+    return _rope(np.tile(k, (offsets.size, 1)), offsets, base) @ q / np.sqrt(q.size)
 
 
 def last_query_weights(q: np.ndarray, k: np.ndarray, n_positions: int, *, base: float = 10000.0) -> np.ndarray:
@@ -170,8 +185,9 @@ def last_query_weights(q: np.ndarray, k: np.ndarray, n_positions: int, *, base: 
     np.float64(1.0)
     """
     who = "last_query_weights"
-    q, k = checks.real_array(q, "q", who, ndim=1), checks.real_array(k, "k", who, ndim=1)
+    q, k = checks.query_and_key(q, k, who)
     n_positions = checks.integer(n_positions, "n_positions", who, minimum=1)
-    keys = apply_rope(np.tile(k, (n_positions, 1)), base=base)  # key n turned by Theta_n
-    query = apply_rope(q[None, :], [n_positions - 1.0], base=base)[0]
-    return softmax(score_matrix(query[None, :], keys)[0])
+    base = checks.base(base, who)
+    keys = _rope(np.tile(k, (n_positions, 1)), np.arange(n_positions), base)  # key n turned by Theta_n
+    query = _rope(q[None, :], [n_positions - 1], base)[0]
+    return _softmax(keys @ query / np.sqrt(q.size))

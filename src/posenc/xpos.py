@@ -17,7 +17,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import checks
-from .rotary import apply_rope
+from .rotary import _rope
 
 ROLES = ("query", "key")
 
@@ -63,9 +63,9 @@ def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10
         raise TypeError(f"xpos: x must be a numpy array, got {type(x).__name__}")
     checks.rotatable(x, "xpos")
     positions = checks.positions(positions, x.shape[-2], "xpos")
-    checks.base(base, "xpos")
+    base = checks.base(base, "xpos")
     scale = _scale(positions, *_options("xpos", x.shape[-1], role, scale_base, gamma))
-    return apply_rope(x * scale, positions, base=base)
+    return _rope(x * scale, positions, base)
 
 
 def _options(who: str, d, role, scale_base, gamma) -> tuple[int, float, float, float]:
