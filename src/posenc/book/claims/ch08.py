@@ -1,6 +1,7 @@
 """The claims checked in chapter 8, *Serving RoPE*
 
-The KV cache, left padding, converting a checkpoint between layouts, and integers in low precision.
+The KV cache, left padding (and the offsets a padded prompt shows when conventions mix), converting a
+checkpoint between layouts, and integers in low precision.
 """
 
 from __future__ import annotations
@@ -11,9 +12,9 @@ from posenc import attention as att
 from posenc import scores
 from posenc.decoding import cached_decoding_scores, positions_from_mask
 from posenc.precision import round_to
-from posenc.rotary import apply_rope, interleaved_to_half_rows
+from posenc.rotary import apply_rope, interleaved_to_half_rows, rope_matrix
 
-from .result import ClaimResult, claim_result
+from .result import ClaimResult, angle_tolerance, claim_result
 
 
 def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
@@ -44,21 +45,54 @@ def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 1
                        float(np.max(np.abs(deviation))), 0.0)
 
 
-def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 32, n: int = 10,
-                          seed: int = 0) -> ClaimResult:
-    """Permuting the rows of W_Q and W_K within each head by ``interleaved_to_half`` makes half-layout RoPE
-    give the scores of interleaved RoPE with the original weights, in every head."""
+def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 32, n: int = 10, seed: int = 0,
+                          n_kv_heads: int | None = None, bias: bool = False) -> ClaimResult:
+    """Permuting the rows of W_Q and W_K within each head by ``interleaved_to_half`` (and the entries of the
+    q and k biases with them) makes half-layout RoPE give the scores of interleaved RoPE with the original
+    weights, in every head. With grouped-query attention (``n_kv_heads`` < ``n_heads``) W_K has
+    ``n_kv_heads`` heads, each shared by ``n_heads // n_kv_heads`` query heads, and is permuted within them."""
+    n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
+    if n_heads % n_kv_heads:
+        raise ValueError(f"checkpoint_conversion: n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})")
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d_model))
-    w_q, w_k = rng.standard_normal((2, n_heads * head_dim, d_model)) / np.sqrt(d_model)  # rows = outputs
-    rows = interleaved_to_half_rows(n_heads, head_dim)
+    w_q = rng.standard_normal((n_heads * head_dim, d_model)) / np.sqrt(d_model)  # rows = outputs
+    w_k = rng.standard_normal((n_kv_heads * head_dim, d_model)) / np.sqrt(d_model)
+    b_q, b_k = (rng.standard_normal(len(w)) if bias else np.zeros(len(w)) for w in (w_q, w_k))
+    q_rows, k_rows = interleaved_to_half_rows(n_heads, head_dim), interleaved_to_half_rows(n_kv_heads, head_dim)
 
-    def head_scores(w_q, w_k, layout):
-        q, k = ((x @ w.T).reshape(n, n_heads, head_dim).transpose(1, 0, 2) for w in (w_q, w_k))
-        return scores.rope_scores(q, k, layout=layout)
+    def head_scores(w_q, b_q, w_k, b_k, layout):
+        q, k = ((x @ w.T + b).reshape(n, -1, head_dim).transpose(1, 0, 2) for w, b in ((w_q, b_q), (w_k, b_k)))
+        shared_k = np.repeat(k, n_heads // n_kv_heads, axis=0)  # query head h reads K/V head h // group
+        return scores.rope_scores(q, shared_k, layout=layout)
 
-    return claim_result("interleaved scores with W = half scores with permuted rows of W",
-                        head_scores(w_q, w_k, "interleaved") - head_scores(w_q[rows], w_k[rows], "half"))
+    return claim_result(f"{n_heads} query heads, {n_kv_heads} K/V heads{', biases' if bias else ''}: interleaved "
+                        "scores with W, b = half scores with rows of W and entries of b permuted",
+                        head_scores(w_q, b_q, w_k, b_k, "interleaved")
+                        - head_scores(w_q[q_rows], b_q[q_rows], w_k[k_rows], b_k[k_rows], "half"))
+
+
+def next_token_offsets(n_real: int, n_pad: int) -> dict[str, np.ndarray]:
+    """The offsets ``n - m`` (key minus query) at which the next token of a prompt of ``n_real`` tokens after
+    ``n_pad`` pads sees the prompt's tokens, in order: ``"correct"`` with the keys and the query at their
+    positions from the mask, ``"mixed"`` with the keys at their column index and the query at its position
+    from the mask, ``n_real``."""
+    positions = positions_from_mask(np.r_[np.zeros(n_pad, int), np.ones(n_real, int)])
+    query = positions[-1] + 1
+    return {"correct": positions[n_pad:] - query, "mixed": np.arange(n_pad, n_pad + n_real) - query}
+
+
+def mixed_positions_see_offsets(n_real: int = 5, n_pad: int = 3, d: int = 64, seed: int = 0) -> ClaimResult:
+    """With the keys rotated at their column index and the query at its position from the mask, the score of
+    key ``i`` is the RoPE score of offset ``next_token_offsets(...)["mixed"][i]``, ``q^T Theta_D k_i / sqrt(d)``
+    (the right-hand side from ``rope_matrix``)."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((1, d)), rng.standard_normal((n_real, d))
+    mixed = apply_rope(q, [n_real]) @ apply_rope(k, np.arange(n_pad, n_pad + n_real)).T / np.sqrt(d)
+    by_offset = [q[0] @ rope_matrix(offset, d) @ key / np.sqrt(d)
+                 for offset, key in zip(next_token_offsets(n_real, n_pad)["mixed"], k, strict=True)]
+    return claim_result("keys by column, query by mask: score of key i = q^T Theta_(D_i) k_i, D_i = column_i - "
+                        f"{n_real}", mixed[0] - by_offset, angle_tolerance(n_pad + n_real) * np.sqrt(d))
 
 
 def integers_exact_up_to(dtype: str) -> ClaimResult:
