@@ -4,12 +4,21 @@ tensor2tensor's table; and that they fail on broken versions."""
 
 from __future__ import annotations
 
+import math
+from types import SimpleNamespace
+
 import numpy as np
+import pytest
+import torch
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from test_relative import T5_CONFIGS
 from test_rotary_axes import section_sizes
+from transformers.models.bloom.modeling_bloom import build_alibi_tensor
+from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
+from transformers.models.t5.modeling_t5 import T5Attention
 
+from posenc.alibi import alibi_slopes
 from posenc.book.claims import ch10 as claims
 from posenc.rotary import apply_rope
 from posenc.rotary_axes import axial_rope, partial_rope
@@ -45,6 +54,67 @@ def test_t5_bias_depends_only_on_the_offset(n, config, seed):
 def test_bucketing_positions_before_subtracting_is_not_offset_only():
     assert not claims.t5_bias_toeplitz(64, 32, 128, bucket="positions").holds
     assert claims.t5_bias_toeplitz(8, 32, 128, bucket="positions").holds  # within the exact buckets it is
+
+
+def test_t5_defaults_give_eight_own_buckets_behind_seven_ahead_and_both_last_buckets_start_at_91():
+    assert claims.t5_bucket_layout(32, 128) == {"exact behind": 8, "last behind": 15, "last behind starts": 91,
+                                                 "exact ahead": 7, "last ahead": 31, "last ahead starts": 91}
+
+
+def hugging_face_bucket(offsets, num_buckets: int, max_distance: int) -> np.ndarray:
+    return T5Attention._relative_position_bucket(torch.tensor(offsets), bidirectional=True, num_buckets=num_buckets,
+                                                 max_distance=max_distance).numpy()
+
+
+BIDIRECTIONAL_T5 = [(buckets, distance) for bidirectional, buckets, distance in T5_CONFIGS if bidirectional]
+
+
+@pytest.mark.parametrize(("num_buckets", "max_distance"), BIDIRECTIONAL_T5)
+def test_t5_bucket_layout_agrees_with_hugging_faces_buckets(num_buckets, max_distance):
+    layout = claims.t5_bucket_layout(num_buckets, max_distance)
+    for side, distances in (("behind", -np.arange(0, 4 * max_distance + 1)), ("ahead", np.arange(1, 4 * max_distance))):
+        buckets = hugging_face_bucket(distances, num_buckets, max_distance)
+        alone = [b for b in set(buckets.tolist()) if np.sum(buckets == b) == 1]
+        last = buckets[-1]
+        assert layout[f"exact {side}"] == len(alone) and layout[f"last {side}"] == last
+        assert layout[f"last {side} starts"] == np.abs(distances[buckets == last]).min()
+
+
+@given(heads=st.integers(1, 64))
+def test_alibi_slopes_follow_the_papers_rule_for_every_head_count(heads):
+    assert claims.alibi_slopes_follow_the_rule(heads).holds
+
+
+@pytest.mark.parametrize("heads", [3, 6, 8, 12, 16, 40])
+def test_alibi_slopes_equal_blooms(heads):
+    blooms = build_alibi_tensor(torch.ones(1, 2), heads, torch.float64)[:, 0, 1].numpy()  # slope x position 1
+    np.testing.assert_allclose(alibi_slopes(heads), blooms, rtol=1e-6)  # BLOOM computes the slopes in float32
+
+
+@pytest.mark.parametrize("heads", [3, 6, 12, 40])
+def test_the_geometric_sequence_holds_only_for_a_power_of_two_head_count(heads):
+    assert not math.log2(heads).is_integer()
+    assert not np.allclose(alibi_slopes(heads), 2.0 ** (-8 * np.arange(1, heads + 1) / heads))
+
+
+def qwen2_vl_ids(segments) -> np.ndarray:
+    """Qwen2-VL's ``get_rope_index`` (transformers) for text runs (ints) and images ((rows, cols) patches)."""
+    types = np.concatenate([np.zeros(s, int) if isinstance(s, int) else np.ones(s[0] * s[1], int) for s in segments])
+    grids = torch.tensor([[1, *s] for s in segments if not isinstance(s, int)])
+    model = SimpleNamespace(config=SimpleNamespace(vision_config=SimpleNamespace(spatial_merge_size=1)),
+                            get_vision_position_ids=lambda *a, **k: Qwen2VLModel.get_vision_position_ids(None, *a, **k))
+    ids, _ = Qwen2VLModel.get_rope_index(model, torch.zeros(1, len(types), dtype=torch.long),
+                                         torch.from_numpy(types)[None], image_grid_thw=grids)
+    return ids[:, 0].numpy()
+
+
+@pytest.mark.parametrize("segments", [[3, (2, 3), 2], [1, (4, 2), 5, (3, 3), 1], [(2, 2), 4], [2, (1, 5)]])
+def test_mrope_ids_equal_qwen2_vls_and_text_resumes_after_the_images_largest_id(segments):
+    ids = claims.mrope_ids(segments)
+    np.testing.assert_array_equal(ids, qwen2_vl_ids(segments))
+    if isinstance(segments[-1], int):
+        image_ids = ids[:, :-segments[-1]]
+        assert np.all(ids[:, -segments[-1]] == image_ids.max() + 1)
 
 
 @given(n=st.integers(1, 40), heads=st.integers(1, 16))

@@ -77,11 +77,42 @@ def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 12
                        toeplitz_deviation(matrix), 0.0)
 
 
+def t5_bucket_layout(num_buckets: int = 32, max_distance: int = 128) -> dict[str, int]:
+    """How T5's bidirectional buckets of the offset ``n - m`` fall on each side of the query: how many offsets
+    have a bucket of their own behind it (0, -1, -2, ...) and ahead of it (1, 2, ...), the last bucket on each
+    side, and the distance at which that bucket starts."""
+    options = {"bidirectional": True, "num_buckets": num_buckets, "max_distance": max_distance}
+    distance = np.arange(4 * max_distance + 1)
+    sides = {"behind": t5_bucket(-distance, **options), "ahead": t5_bucket(distance[1:], **options)}
+    first = {"behind": 0, "ahead": 1}
+    layout = {}
+    for side, buckets in sides.items():
+        _, counts = np.unique(buckets, return_counts=True)
+        layout[f"exact {side}"] = int(np.sum(counts == 1))
+        layout[f"last {side}"] = int(buckets[-1])
+        layout[f"last {side} starts"] = int(first[side] + np.argmax(buckets == buckets[-1]))
+    return layout
+
+
 def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
     """Every head's ALiBi bias matrix has constant diagonals (exactly: each entry is -slope * |m - n|)."""
     bias = alibi_bias(n, alibi_slopes(n_heads))
     return ClaimResult(f"ALiBi bias, {n_heads} heads: B[m, n] = B[m+1, n+1]",
                        max(toeplitz_deviation(b) for b in bias), 0.0)
+
+
+def alibi_slopes_follow_the_rule(n_heads: int) -> ClaimResult:
+    """ALiBi's slopes for ``H`` heads as the paper's code chooses them: the geometric sequence
+    ``2^(-8h/H)``, h = 1..H, when H is a power of two; otherwise the sequence of the largest power of two
+    ``c < H``, followed by the first ``H - c`` odd-numbered slopes ``2^(-8h/(2c))``, h = 1, 3, 5, ..., of 2c
+    heads (those that fall between the first ones). The rule is written out here and compared with
+    ``alibi_slopes`` exactly."""
+    c = 2 ** (int(n_heads).bit_length() - 1)
+    rule = [2.0 ** (-8 * h / c) for h in range(1, c + 1)] + [2.0 ** (-8 * h / (2 * c)) for h in
+                                                             range(1, 2 * (n_heads - c), 2)]
+    rest = f", then odd h of 2^(-8h/{2 * c})" if c < n_heads else ""
+    return claim_result(f"ALiBi, {n_heads} heads: slopes 2^(-8h/{c}){rest}",
+                        alibi_slopes(n_heads) - np.array(rule), 0.0)
 
 
 def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, scale_base: float = 512.0,
@@ -171,6 +202,25 @@ def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed
     ids = np.tile(np.arange(seq), (3, 1))
     return claim_result(f"M-RoPE with sections {tuple(sections)} and equal ids = RoPE", mrope(x, ids, sections)
                         - apply_rope(x), 0.0)
+
+
+def mrope_ids(segments) -> np.ndarray:
+    """Qwen2-VL's three ids (time, height, width) for a sequence of text and images, shape ``(3, seq)``.
+
+    ``segments`` lists the parts in order: an int is that many text tokens, a pair ``(rows, cols)`` an
+    image of that many patches in reading order. A text token's three ids are equal, one more than the
+    largest id before it. An image whose first id is ``t0`` gives every patch the time id ``t0`` and the
+    height and width ids ``t0 + row`` and ``t0 + col``; the text after it resumes at its largest id + 1.
+    """
+    parts, start = [], 0
+    for segment in segments:
+        if isinstance(segment, int):
+            parts.append(np.tile(start + np.arange(segment), (3, 1)))
+        else:
+            rows, cols = grid_positions(*segment)
+            parts.append(np.stack([np.zeros_like(rows), rows, cols]) + start)
+        start = int(parts[-1].max()) + 1
+    return np.concatenate(parts, axis=1)
 
 
 def timing_signal_is_half_layout(n_positions: int = 64, d: int = 64, max_timescale: float = 10000.0) -> ClaimResult:
