@@ -59,6 +59,8 @@ def test_bucketing_positions_before_subtracting_is_not_offset_only():
 def test_t5_defaults_give_eight_own_buckets_behind_seven_ahead_and_both_last_buckets_start_at_91():
     assert claims.t5_bucket_layout(32, 128) == {"exact behind": 8, "last behind": 15, "last behind starts": 91,
                                                  "exact ahead": 7, "last ahead": 31, "last ahead starts": 91}
+    every_bucket = hugging_face_bucket(np.arange(-600, 601), 32, 128)
+    assert 16 not in every_bucket and set(every_bucket) == set(range(32)) - {16}  # D = 0 sits in the backward set
 
 
 def hugging_face_bucket(offsets, num_buckets: int, max_distance: int) -> np.ndarray:
