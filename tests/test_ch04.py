@@ -1,10 +1,12 @@
-"""Chapter 4, *Rotation, not addition*: its claims under many inputs, and why rotation is
-forced: position maps whose scores see only the offset are powers of one orthogonal matrix, and an
-orthogonal matrix is rotations of planes (and +-1 entries) in a suitable orthonormal basis."""
+"""Chapter 4, *Rotation, not addition*: its claims under many inputs, and what offset-only scores force:
+position maps shared by queries and keys, with position 0 the identity, whose scores see only the offset are
+powers of one orthogonal matrix (and without either hypothesis they need not be), and an orthogonal matrix is
+rotations of planes (and +-1 entries) in a suitable orthonormal basis."""
 
 from __future__ import annotations
 
 import numpy as np
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -66,12 +68,74 @@ def test_orthogonal_maps_that_are_not_powers_fail(d, theta):
     maps = np.stack([block_diagonal_rotation(np.full(d // 2, m * m * theta)) for m in range(6)])
     assert np.allclose(np.einsum("mji,mjk->mik", maps, maps), np.eye(d))
     assert not claims.position_maps_offset_only(maps).holds
+    assert not claims.powers_of_one_orthogonal(maps).holds
 
 
-def test_rope_is_a_family_of_powers():
+@given(seed, st.integers(2, 12), st.integers(3, 12))
+def test_random_orthogonal_maps_from_the_identity_fail(s, d, n):
+    maps = np.stack([np.eye(d), *(random_orthogonal(d, seed=s + m) for m in range(1, n))])
+    assert not claims.position_maps_offset_only(maps).holds
+
+
+def test_rope_maps_computed_from_their_angles_are_the_powers_of_one_orthogonal_matrix():
     maps = np.stack([rope_matrix(m, 8) for m in range(12)])
-    np.testing.assert_allclose(maps, matrix_powers(rope_matrix(1, 8), 12), atol=1e-12)
     assert claims.position_maps_offset_only(maps).holds
+    assert claims.powers_of_one_orthogonal(maps).holds
+
+
+@given(seed, st.lists(st.floats(0.05, 3.1), min_size=1, max_size=4), st.integers(0, 3), n_positions)
+def test_maps_built_from_a_rotation_form_pass_both_checks(s, angles, n_signs, n):
+    """A_m = P diag(R(m phi_j), eps_i^m) P^T, each map from its own angles m phi_j, never as a power."""
+    signs = np.array([(-1.0) ** i for i in range(n_signs)])
+    p = random_orthogonal(2 * len(angles) + n_signs, seed=s)
+
+    def inner(m):
+        block = np.zeros((len(p), len(p)))
+        block[: 2 * len(angles), : 2 * len(angles)] = block_diagonal_rotation(m * np.asarray(angles))
+        block[2 * len(angles):, 2 * len(angles):] = np.diag(signs**m)
+        return p @ block @ p.T
+
+    maps = np.stack([inner(m) for m in range(n)])
+    assert claims.position_maps_offset_only(maps).holds
+    assert claims.powers_of_one_orthogonal(maps).holds
+
+
+def stretched(d, s):
+    """An invertible matrix that is not orthogonal: a random orthogonal one with axes stretched by 0.8 to 1.25."""
+    return random_orthogonal(d, seed=s) @ np.diag(np.random.default_rng(s).uniform(0.8, 1.25, d))
+
+
+@given(seed, st.integers(2, 10), st.integers(3, 12))
+def test_keys_through_g_to_the_n_and_queries_through_its_inverse_transpose_see_only_the_offset(s, d, n):
+    g = stretched(d, s)
+    keys, queries = matrix_powers(g, n), matrix_powers(np.linalg.inv(g).T, n)
+    for m, k in [(0, n - 1), (n - 1, 0), (n // 2, n // 3)]:  # B_m^T A_k = G^(k - m), an independent product
+        np.testing.assert_allclose(queries[m].T @ keys[k], np.linalg.matrix_power(g, k - m), atol=1e-9)
+    assert claims.position_maps_offset_only(queries, keys).holds
+    assert not claims.powers_of_one_orthogonal(keys).holds
+    assert not claims.position_maps_offset_only(keys).holds  # the same G^n for queries and keys fails
+
+
+@given(seed, st.integers(2, 10), n_positions)
+def test_an_invertible_start_folds_in_and_the_maps_are_not_powers(s, d, n):
+    """A_m = U^m A_0 with A_0 invertible: scores see only the offset, yet A_0 is not the identity."""
+    maps = matrix_powers(random_orthogonal(d, seed=s), n) @ stretched(d, s + 1)
+    assert claims.position_maps_offset_only(maps).holds
+    assert not claims.powers_of_one_orthogonal(maps).holds
+
+
+@given(seed, st.integers(2, 10), n_positions)
+def test_a_singular_start_gives_offset_only_scores_and_no_orthogonal_map(s, d, n):
+    kept = np.diag((np.arange(d) < d // 2).astype(float))  # keeps half the coordinates, zeroes the rest
+    for maps in (matrix_powers(random_orthogonal(d, seed=s), n) @ kept, np.zeros((n, d, d))):
+        assert claims.position_maps_offset_only(maps).holds
+        assert not claims.powers_of_one_orthogonal(maps).holds
+        assert np.all(np.abs(np.einsum("mji,mjk->mik", maps, maps) - np.eye(d)).max(axis=(1, 2)) >= 1 - 1e-12)
+
+
+def test_the_powers_check_needs_two_maps():
+    with pytest.raises(ValueError, match="N >= 2"):
+        claims.powers_of_one_orthogonal(np.eye(3)[None])
 
 
 @given(seed, width)

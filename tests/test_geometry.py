@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 from posenc import clock
 from posenc.geometry import (
     matrix_powers,
+    offset_deviation,
     plane_angle,
     random_orthogonal,
     rotation_2d,
@@ -42,6 +43,25 @@ def test_matrix_powers_start_at_the_identity_and_multiply():
     powers = matrix_powers(a, 5)
     np.testing.assert_array_equal(powers[0], np.eye(3))
     np.testing.assert_allclose(powers[4], np.linalg.matrix_power(a, 4), rtol=1e-12)
+
+
+@given(seed, st.integers(1, 5), st.integers(1, 6), st.booleans())
+def test_offset_deviation_is_the_largest_change_of_a_product_entry_when_both_positions_move_by_one(s, d, n, shared):
+    """Against a loop over every pair of positions and every entry of B_m^T A_n, one at a time."""
+    rng = np.random.default_rng(s)
+    queries = rng.standard_normal((n, d, d))
+    keys = queries if shared else rng.standard_normal((n, d, d))
+    expected = max((abs(queries[m][:, i] @ keys[k][:, j] - queries[m + 1][:, i] @ keys[k + 1][:, j])
+                    for m in range(n - 1) for k in range(n - 1) for i in range(d) for j in range(d)), default=0.0)
+    got = offset_deviation(queries) if shared else offset_deviation(queries, keys)
+    assert got == pytest.approx(expected, rel=1e-12, abs=1e-14)
+
+
+def test_offset_deviation_wants_key_maps_of_the_shape_of_the_query_maps():
+    with pytest.raises(ValueError, match="key_maps must have the shape of maps"):
+        offset_deviation(np.ones((3, 2, 2)), np.ones((4, 2, 2)))
+    with pytest.raises(ValueError, match=r"key_maps must have shape \(N, d, d\)"):
+        offset_deviation(np.ones((3, 2, 2)), np.ones((3, 2, 3)))
 
 
 @given(m=position, n=position, shift=position, theta=speed, seed=seed)

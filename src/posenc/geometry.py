@@ -107,7 +107,7 @@ def matrix_powers(a, n_positions: int) -> np.ndarray:
     return np.stack(powers)
 
 
-def offset_deviation(maps) -> float:
+def offset_deviation(maps, key_maps=None) -> float:
     r"""How far the scores of a family of position maps are from depending on the offset alone.
 
     For maps :math:`A_0, \ldots, A_{N-1}` (``maps``, shape ``(N, d, d)``) the score of a query at
@@ -117,18 +117,32 @@ def offset_deviation(maps) -> float:
 
     .. math:: \max_{0 \le m, n < N - 1}\; \max_{i,j}\; \big|(A_m^\top A_n - A_{m+1}^\top A_{n+1})_{ij}\big| .
 
+    When queries and keys have maps of their own, ``maps`` (:math:`B_m`) turn the queries and ``key_maps``
+    (:math:`A_n`, same shape) the keys, and :math:`B_m^\top A_n` takes the place of :math:`A_m^\top A_n`.
+
     >>> offset_deviation(matrix_powers([[0.0, -1.0], [1.0, 0.0]], 4))  # quarter turns: a rotation
     0.0
     >>> offset_deviation(matrix_powers([[2.0]], 3))  # a stretch: 1 * 1 at (0, 0), 2 * 2 at (1, 1)
     12.0
+    >>> offset_deviation(matrix_powers([[0.5]], 3), matrix_powers([[2.0]], 3))  # 2^(n-m): the offset alone
+    0.0
     """
-    maps = checks.real_array(maps, "maps", "offset_deviation", ndim=3)
-    if maps.shape[1] != maps.shape[2]:
-        raise ValueError(f"offset_deviation: maps must have shape (N, d, d), got shape {maps.shape}")
-    gram = np.einsum("mji,njk->mnik", maps, maps)  # gram[m, n] = A_m^T A_n
+    maps = _maps(maps, "maps")
+    key_maps = maps if key_maps is None else _maps(key_maps, "key_maps")
+    if key_maps.shape != maps.shape:
+        raise ValueError(f"offset_deviation: key_maps must have the shape of maps, {maps.shape}, got {key_maps.shape}")
+    gram = np.einsum("mji,njk->mnik", maps, key_maps)  # gram[m, n] = B_m^T A_n
     if len(maps) < 2:
         return 0.0
     return float(np.max(np.abs(gram[:-1, :-1] - gram[1:, 1:])))
+
+
+def _maps(maps, name: str) -> np.ndarray:
+    """``maps`` as a float array of shape ``(N, d, d)``, or the error that names what is wrong."""
+    maps = checks.real_array(maps, name, "offset_deviation", ndim=3)
+    if maps.shape[1] != maps.shape[2]:
+        raise ValueError(f"offset_deviation: {name} must have shape (N, d, d), got shape {maps.shape}")
+    return maps
 
 
 class RotationForm(NamedTuple):

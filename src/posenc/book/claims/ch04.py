@@ -1,6 +1,7 @@
 """The claims checked in chapter 4, *Rotation, not addition*
 
-Rotations compose by difference, RoPE turns each pair, its scores see only the offset, and why rotation is forced.
+Rotations compose by difference, RoPE turns each pair, its scores see only the offset, and offset-only scores
+force the powers of one orthogonal matrix when queries and keys share their maps and position 0 changes nothing.
 """
 
 from __future__ import annotations
@@ -8,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 
 from posenc import sinusoidal
-from posenc.geometry import block_diagonal_rotation, offset_deviation, rotation_2d, rotation_form
+from posenc.geometry import block_diagonal_rotation, matrix_powers, offset_deviation, rotation_2d, rotation_form
 from posenc.rotary import apply_rope, rope_matrix
 
 from .result import ClaimResult, angle_tolerance, claim_result, plane_rotations
@@ -57,15 +58,32 @@ def rope_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, 
                         np.sqrt(d) * angle_tolerance(m, n, shift))
 
 
-def position_maps_offset_only(maps) -> ClaimResult:
+def position_maps_offset_only(maps, key_maps=None) -> ClaimResult:
     """The scores of the position maps ``maps`` (shape ``(N, d, d)``, ``maps[m]`` = :math:`A_m`) depend only
     on :math:`n - m` for every query and key: :math:`A_m^\\top A_n = A_{m+1}^\\top A_{n+1}` for all
-    :math:`m, n < N - 1` (:func:`posenc.geometry.offset_deviation`). Tolerance: float64 round-off of the
+    :math:`m, n < N - 1` (:func:`posenc.geometry.offset_deviation`). With ``key_maps``, ``maps`` are the
+    query maps :math:`B_m` and the products are :math:`B_m^\\top A_n`. Tolerance: float64 round-off of the
     :math:`N` products that make the maps, relative to their largest entry."""
     maps = np.asarray(maps, dtype=np.float64)
-    scale = max(1.0, float(np.max(np.abs(maps), initial=0.0))) ** 2
-    return ClaimResult(f"{len(maps)} position maps: A_m^T A_n depends only on n - m",
-                       offset_deviation(maps), 1e-15 * len(maps) * maps.shape[-1] * scale)
+    keys = maps if key_maps is None else np.asarray(key_maps, dtype=np.float64)
+    scale = max(1.0, float(np.max(np.abs(maps), initial=0.0))) * max(1.0, float(np.max(np.abs(keys), initial=0.0)))
+    products = "A_m^T A_n" if key_maps is None else "B_m^T A_n"
+    return ClaimResult(f"{len(maps)} position maps: {products} depends only on n - m",
+                       offset_deviation(maps, key_maps), 1e-15 * len(maps) * maps.shape[-1] * scale)
+
+
+def powers_of_one_orthogonal(maps) -> ClaimResult:
+    """The position maps ``maps`` (shape ``(N, d, d)``, :math:`N \\ge 2`) are the powers of one orthogonal
+    matrix: the largest entry of :math:`A_1^\\top A_1 - I` and of :math:`A_m - A_1^m` for every :math:`m`
+    (:math:`A_0 - I` among them). Tolerance as in :func:`position_maps_offset_only`."""
+    maps = np.asarray(maps, dtype=np.float64)
+    if maps.ndim != 3 or len(maps) < 2:
+        raise ValueError(f"powers_of_one_orthogonal: maps must have shape (N, d, d) with N >= 2, got {maps.shape}")
+    a_1 = maps[1]
+    scale = max(1.0, float(np.max(np.abs(maps)))) ** 2
+    deviations = [np.max(np.abs(a_1.T @ a_1 - np.eye(len(a_1)))), np.max(np.abs(maps - matrix_powers(a_1, len(maps))))]
+    return claim_result(f"{len(maps)} position maps: A_m = A_1^m with A_1 orthogonal", deviations,
+                        1e-15 * len(maps) * maps.shape[-1] * scale)
 
 
 def rotation_form_holds(a) -> ClaimResult:
