@@ -153,8 +153,8 @@ def test_lecture_slips_are_named():
 
 def test_chapter_4_states_and_checks_why_rotation():
     prose, checks = markdown("04"), code("04")
-    assert "## Why rotation?" in prose and ":label: thm-rotation-forced" in prose
-    assert prose.index("## Why rotation?") < prose.index("(sec-rope-explorer)=")
+    assert "## What offset-only scores force" in prose and ":label: thm-rotation-forced" in prose
+    assert prose.index("## What offset-only scores force") < prose.index("(sec-rope-explorer)=")
     assert checks.count("claims.position_maps_offset_only(matrix_powers(orthogonal") == 1  # it passes here ...
     assert checks.count("claims.position_maps_offset_only(matrix_powers(generic") == 1  # ... and fails here
     assert "claims.rotation_form_holds(orthogonal)" in checks and "claims.rotation_form_holds(generic)" in checks
