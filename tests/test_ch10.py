@@ -87,6 +87,16 @@ def test_alibi_slopes_follow_the_papers_rule_for_every_head_count(heads):
     assert claims.alibi_slopes_follow_the_rule(heads).holds
 
 
+@given(heads=st.integers(3, 64).filter(lambda h: not math.log2(h).is_integer()))
+def test_alibi_first_added_slope_lies_above_the_base_slopes_and_the_rest_between_them(heads):
+    slopes = alibi_slopes(heads)
+    c = 2 ** int(math.log2(heads))  # the largest power of two below heads
+    base, added = slopes[:c], slopes[c:]
+    assert len(added) == heads - c and added[0] > base.max()
+    for slope in added[1:]:  # strictly between two neighbouring base slopes
+        assert np.any((base[1:] < slope) & (slope < base[:-1]))
+
+
 @pytest.mark.parametrize("heads", [3, 6, 8, 12, 16, 40])
 def test_alibi_slopes_equal_blooms(heads):
     blooms = build_alibi_tensor(torch.ones(1, 2), heads, torch.float64)[:, 0, 1].numpy()  # slope x position 1

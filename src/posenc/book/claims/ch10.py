@@ -105,8 +105,8 @@ def alibi_slopes_follow_the_rule(n_heads: int) -> ClaimResult:
     """ALiBi's slopes for ``H`` heads as the paper's code chooses them: the geometric sequence
     ``2^(-8h/H)``, h = 1..H, when H is a power of two; otherwise the sequence of the largest power of two
     ``c < H``, followed by the first ``H - c`` odd-numbered slopes ``2^(-8h/(2c))``, h = 1, 3, 5, ..., of 2c
-    heads (those that fall between the first ones). The rule is written out here and compared with
-    ``alibi_slopes`` exactly."""
+    heads: the first, ``2^(-4/c)``, lies above the largest base slope ``2^(-8/c)``, the rest between base slopes.
+    The rule is written out here and compared with ``alibi_slopes`` exactly."""
     c = 2 ** (int(n_heads).bit_length() - 1)
     rule = [2.0 ** (-8 * h / c) for h in range(1, c + 1)] + [2.0 ** (-8 * h / (2 * c)) for h in
                                                              range(1, 2 * (n_heads - c), 2)]
