@@ -23,7 +23,8 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
 
     For 8 heads this is :math:`1/2, 1/4, \ldots, 1/256`. When ``n_heads`` is not a power of two, the
     paper's code takes the slopes of the largest power of two :math:`c < n` and fills the remaining
-    :math:`n - c` heads with every other slope of :math:`2c` heads (those that interleave the first set).
+    :math:`n - c` heads with the first :math:`n - c` odd-numbered slopes of :math:`2c` heads
+    (:math:`k = 1, 3, 5, \ldots`): the first lies above the largest slope of the first set, the rest between them.
 
     >>> alibi_slopes(4)
     array([0.25      , 0.0625    , 0.015625  , 0.00390625])
