@@ -210,7 +210,7 @@ def attacks(root: Path, port: int) -> dict[str, str]:
             f"for path in {[str(root / 'secret' / 'root-only.txt'), *SECRET_FILES]!r}:\n"
             "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
             "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
-        "attack read the grader's environment": (
+        "attack read the environment": (
             "import glob, os\nseen = [repr(dict(os.environ))]\nfor path in glob.glob('/proc/*/environ'):\n"
             "    try:\n        seen.append(open(path, 'rb').read().decode(errors='replace'))\n"
             "    except OSError:\n        pass\nprint(*seen)\n"
@@ -450,7 +450,7 @@ def printed_by(root: Path, student: str) -> str:
 @needs_sandbox
 @pytest.mark.parametrize("student", ["attack delete a classmate", "attack write into OUT", "attack detached process",
                                      "attack read the hidden tests", "attack open a socket",
-                                     "attack read a root-only file", "attack read the grader's environment"])
+                                     "attack read a root-only file", "attack read the environment"])
 def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
     root, rows, _, after = graded
     printed = printed_by(root, student)
@@ -530,7 +530,7 @@ def test_escape_sequences_reach_neither_the_graders_terminal_nor_an_output_file(
     root, _, lines, after = graded
     assert not {"\x1b", "\x9b"} & set(after["terminal"] + "".join(lines))
     for path in (root / "out").rglob("*"):  # JSON writes ESC as \u001b; a feedback page shows it as text
-        if path.is_file():
+        if path.is_file() and path.suffix != ".db":  # a gradebook's pages hold any byte, as numbers too
             assert b"\x1b" not in path.read_bytes(), path
     page = (root / "out" / "feedback" / "terminal escapes" / ROTATION[0] / "rotation.html").read_text()
     assert "\x9b" not in page and "\\x1b]52;c;" in page  # the kernel's output, shown as text

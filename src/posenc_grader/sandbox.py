@@ -7,7 +7,7 @@ A grading kernel runs the student's code, so it is started inside ``bwrap`` (Deb
   starts ``bwrap`` as root and the kernel switches to that user with ``setpriv`` (util-linux), so that it
   is no one outside either: a user namespace would map it onto root, whose files it could then read.
   Run by anyone else, the kernel gets that uid in a user namespace of its own, in which it cannot make
-  another (``--disable-userns``), and outside it is the grader's user;
+  another (``--disable-userns``, where bubblewrap has it), and outside it is the grader's user;
 - a read-only view of ``/usr`` (with ``/bin``, ``/lib``, ...), of a few files of ``/etc`` that the dynamic
   loader, the clock and fontconfig read (:data:`ETC`: no passwords, keys or host configuration), of the
   Python installation and virtual environment that run the kernel, and of the ``posenc`` package;
@@ -82,20 +82,31 @@ def _system_mounts() -> list[str]:
     return args
 
 
-def readable_paths() -> list[str]:
-    """What the kernel must read besides the system: Python, the virtual environment, the ``posenc`` package."""
+def _package() -> list[str]:
+    """The folders of the ``posenc`` package that the grader imports."""
     import posenc
 
-    paths = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix,
-             *(os.path.realpath(p) for p in posenc.__path__)}
+    return [os.path.realpath(p) for p in posenc.__path__]
+
+
+def readable_paths() -> list[str]:
+    """What the kernel must read besides the system: Python, the virtual environment, the ``posenc`` package."""
+    paths = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix, *_package()}
     return sorted(p for p in paths if not p.startswith(("/usr/", "/etc/")) and os.path.isdir(p))
+
+
+@functools.cache
+def _bwrap_knows(option: str) -> bool:
+    """Whether this ``bwrap`` has ``option`` (``--disable-userns`` came with bubblewrap 0.8)."""
+    return option in subprocess.run([_tool("bwrap"), "--help"], capture_output=True, text=True).stdout
 
 
 def _identity() -> tuple[list[str], list[str]]:
     """bwrap's options, and the command put before the kernel's, that make the kernel the sandbox's user."""
     user = str(uid())
     if os.geteuid() != 0:
-        return ["--unshare-user", "--uid", user, "--gid", user, "--disable-userns", "--cap-drop", "ALL"], []
+        nested = ["--disable-userns"] if _bwrap_knows("--disable-userns") else []
+        return ["--unshare-user", "--uid", user, "--gid", user, *nested, "--cap-drop", "ALL"], []
     # setpriv keeps these capabilities only until it has changed user, and empties every capability set.
     keep = [option for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for option in ("--cap-add", cap)]
     switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
@@ -136,10 +147,16 @@ def command(private: Path, argv: list[str]) -> list[str]:
 
 
 def environment(threads: dict[str, str]) -> dict[str, str]:
-    """The kernel's whole environment: none of the grader's variables (tokens, paths) reach it."""
+    """The kernel's whole environment: none of the grader's variables (tokens, paths) reach it.
+
+    Its ``PYTHONPATH`` leads to the ``posenc`` the grader imports where that is outside the Python
+    installation (a checkout's ``src/``, which another checkout's editable install would hide).
+    """
+    prefixes = tuple(os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix))
+    outside = sorted({os.path.dirname(p) for p in _package() if not p.startswith(prefixes)})
     return {"PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp",
             "USER": USER, "LOGNAME": USER, "LANG": "C.UTF-8", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib",
-            "PYTHONDONTWRITEBYTECODE": "1", **threads}
+            "PYTHONDONTWRITEBYTECODE": "1", **({"PYTHONPATH": os.pathsep.join(outside)} if outside else {}), **threads}
 
 
 @functools.cache
