@@ -6,18 +6,21 @@ submission, the blank student version, three submissions of wrong answers (the n
 answers of ``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...) and one per cheat of
 ``tests/cheats.py``; and for ``ch04_rotation`` a gallery of bad submissions, each of which must get a
 score, a clear status and a message without stopping the others, and of attacks on the grader and the
-other students, each of which must fail inside the sandbox. Scores are read back with nbgrader's own
+other students (the machine's secrets, the grader's environment, a fork bomb, terminal escape sequences
+among them), each of which must fail inside the sandbox. Scores are read back with nbgrader's own
 ``Gradebook`` API. A second run through the command line checks that grading again changes nothing.
 """
 
 from __future__ import annotations
 
+import contextlib
 import csv
 import hashlib
 import json
 import os
 import secrets
 import shutil
+import signal
 import socket
 import subprocess
 import sys
@@ -154,6 +157,16 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         nb.cells[i] = nbformat.v4.new_markdown_cell(nb.cells[i].source, metadata=nb.cells[i].metadata)
     variant("answer turned to markdown", to_markdown)
     variant("too large", lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("x" * 3_000_000)))
+    variant("terminal escapes", add(
+        f"import os, sys\nprint({ESCAPES!r})\nprint({ESCAPES!r}, file=sys.stderr)\n"
+        f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", at="ch04_code_04"),
+        {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"})
+    if SANDBOXED:  # out of the sandbox no process limit holds: the bomb would take the machine down
+        solutions = samples.solutions(read("source", *ROTATION))
+        variant("fork bomb", lambda nb: None, {  # a bomb that ignores failed forks, then the plain one
+            "ch04_rotation": "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+                             + solutions["ch04_rotation"],
+            "ch04_rope_score": "import os\nwhile True:\n    os.fork()\n" + solutions["ch04_rope_score"]})
     return bad
 
 
@@ -166,6 +179,11 @@ def correct_forms() -> dict[str, dict[str, str]]:
 
 
 MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
+SECRET = f"posenc-secret-{secrets.token_hex(8)}"  # in a file only its owner (root, in CI) may read
+ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
+ESCAPES = "\x1b[2J\x1b[H\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x1b]0;posenc-title\x07\x9b31mred"  # clear, clipboard
+ESCAPE_BYTES = b"\x1b[2J\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x9b31m"  # the same as the kernel writes them to fds 1, 2
+SECRET_FILES = ("/etc/shadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_rsa_key")
 
 
 def attacks(root: Path, port: int) -> dict[str, str]:
@@ -187,6 +205,16 @@ def attacks(root: Path, port: int) -> dict[str, str]:
             f"text = open({str(COURSE.source(*ROTATION))!r}).read()\nassert 'BEGIN HIDDEN TESTS' in text"),
         "attack open a socket": (
             f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=3).sendall(b'hello')"),
+        "attack read a root-only file": (
+            f"import os\nprint('ids', os.getuid(), os.getgid(), os.getgroups())\nstolen = []\n"
+            f"for path in {[str(root / 'secret' / 'root-only.txt'), *SECRET_FILES]!r}:\n"
+            "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
+            "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
+        "attack read the environment": (
+            "import glob, os\nseen = [repr(dict(os.environ))]\nfor path in glob.glob('/proc/*/environ'):\n"
+            "    try:\n        seen.append(open(path, 'rb').read().decode(errors='replace'))\n"
+            "    except OSError:\n        pass\nprint(*seen)\n"
+            f"assert any({ENV_NAME!r} in text for text in seen), 'no variable of the grader in sight'"),
     }
     return {student: (f"try:\n{_indent(text)}\n    print('ATTACK {student}: succeeded')\n"
                       f"except Exception as error:\n    print(f'ATTACK {student}: failed ({{error!r}})')")
@@ -213,6 +241,27 @@ def write(folder: Path, content) -> None:
         folder.write_text(content, encoding="utf-8")
     else:
         nbformat.write(content, str(folder))
+
+
+@contextlib.contextmanager
+def grader_terminal():
+    """Catch what this process and its children write to stdout and stderr (file descriptors 1 and 2)
+    inside the block: the list yielded holds that text once the block has ended."""
+    written: list[str] = []
+    with tempfile.TemporaryFile() as terminal:
+        sys.stdout.flush(), sys.stderr.flush()
+        saved = [os.dup(1), os.dup(2)]
+        os.dup2(terminal.fileno(), 1)
+        os.dup2(terminal.fileno(), 2)
+        try:
+            yield written
+        finally:
+            sys.stdout.flush(), sys.stderr.flush()
+            for fd, copy in zip((1, 2), saved, strict=True):
+                os.dup2(copy, fd)
+                os.close(copy)
+            terminal.seek(0)
+            written.append(terminal.read().decode("utf-8", errors="replace"))
 
 
 @pytest.fixture(scope="module")
@@ -249,8 +298,17 @@ def graded(tmp_path_factory):
         nb.cells.append(nbformat.v4.new_code_cell(code))
         write(submissions / student / ROTATION[0] / "rotation.ipynb", nb)
     others = {p.name: tree_digest(p) for p in submissions.iterdir() if not p.name.startswith("attack")}
+    (root / "secret").mkdir(mode=0o700)
+    (root / "secret" / "root-only.txt").write_text(SECRET)
+    (root / "secret" / "root-only.txt").chmod(0o600)
     lines = []
-    rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append, sandboxed=SANDBOXED)
+    with grader_terminal() as terminal:
+        os.environ[ENV_NAME] = ENV_SECRET  # reaches the workers when their fork server starts in this run
+        try:
+            rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append,
+                               sandboxed=SANDBOXED)
+        finally:
+            del os.environ[ENV_NAME]
     try:
         server.accept()
         reached = True
@@ -260,7 +318,8 @@ def graded(tmp_path_factory):
     after = {"others": others == {p.name: tree_digest(p) for p in submissions.iterdir() if p.name in others},
              "socket reached": reached,
              "alive": [p.info["pid"] for p in psutil.process_iter(["pid", "cmdline"]) if MARK in " ".join(
-                 p.info["cmdline"] or [])]}
+                 p.info["cmdline"] or [])],
+             "terminal": "".join(terminal)}
     return root, {(r["student"], r["assignment"], r["notebook"]): r for r in rows}, lines, after
 
 
@@ -334,6 +393,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "answer turned to markdown": ("repaired", 6, "turned back"),
     "too large": ("too_large", 0, "MB"),
     "only a pdf": ("missing", 0, "no file"),
+    "terminal escapes": ("ok", 3, ""),
 }
 
 
@@ -381,13 +441,19 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, kind
         assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
 
 
+def printed_by(root: Path, student: str) -> str:
+    """The text a student's code cells printed, from the autograded notebook."""
+    autograded = nbformat.read(str(root / "out" / "autograded" / student / ROTATION[0] / "rotation.ipynb"), 4)
+    return "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+
+
 @needs_sandbox
 @pytest.mark.parametrize("student", ["attack delete a classmate", "attack write into OUT", "attack detached process",
-                                     "attack read the hidden tests", "attack open a socket"])
+                                     "attack read the hidden tests", "attack open a socket",
+                                     "attack read a root-only file", "attack read the environment"])
 def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
     root, rows, _, after = graded
-    autograded = nbformat.read(str(root / "out" / "autograded" / student / ROTATION[0] / "rotation.ipynb"), 4)
-    printed = "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
+    printed = printed_by(root, student)
     assert f"ATTACK {student}: failed" in printed and "succeeded" not in printed, printed  # the detached process
     # starts (its cell then fails on purpose): what it would do later is checked by "alive" and "others" below
     assert rows[(student, *ROTATION)]["score"] == 6, rows[(student, *ROTATION)]["message"]
@@ -395,6 +461,91 @@ def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
     assert not (root / "out" / "hacked.txt").exists()
     assert not after["socket reached"], "a kernel reached a server on the grader's loopback"
     assert after["alive"] == [], "a process started by a submission outlived its grading"
+
+
+@needs_sandbox
+def test_the_kernel_is_a_user_with_no_privilege_and_no_group(graded):
+    root, _, _, _ = graded
+    ids = next(line.split() for line in printed_by(root, "attack read a root-only file").splitlines()
+               if line.startswith("ids "))
+    uid, gid, groups = int(ids[1]), int(ids[2]), " ".join(ids[3:])
+    assert uid != 0 and gid != 0 and groups == "[]", ids
+    assert uid == gid >= sandbox.UID_BASE, ids
+
+
+@needs_sandbox
+@pytest.mark.skipif(os.geteuid() != 0, reason="only a grader run by root has a file that root alone may read")
+def test_a_file_only_root_may_read_stays_unreadable_in_the_kernels_own_folder(tmp_path):
+    """As root the grader could read anything; the kernel, the sandbox's user, not even its own folder's files."""
+    sandbox.hand_over(tmp_path)
+    (tmp_path / "secret.txt").write_text(SECRET)
+    (tmp_path / "secret.txt").chmod(0o600)
+    argv = sandbox.command(tmp_path, [sys.executable, "-c", "print(open('secret.txt').read())"])
+    done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
+    assert done.returncode == 1 and "PermissionError" in done.stderr, done.stderr
+    assert SECRET not in done.stdout + done.stderr
+
+
+def machine_secrets() -> list[str]:
+    """The secrets the snooping submissions look for: ours, and the lines of /etc/shadow where we can read it."""
+    shadow = Path("/etc/shadow")
+    lines = shadow.read_text().splitlines() if os.access(shadow, os.R_OK) else []
+    return [SECRET, ENV_SECRET, *(line for line in lines if line.strip())]
+
+
+@needs_sandbox
+def test_no_secret_reaches_any_output_file_or_the_graders_terminal(graded):
+    root, _, lines, after = graded
+    found = machine_secrets()
+    for path in (root / "out").rglob("*"):
+        if path.is_file():
+            content = path.read_bytes()
+            assert not [s for s in found if s.encode() in content], path
+    assert not [s for s in found if s in after["terminal"] or s in "\n".join(lines)]
+
+
+@needs_sandbox
+def test_no_variable_of_the_graders_environment_reaches_the_kernel(tmp_path, monkeypatch):
+    from posenc_grader.execute import GradingExecute
+
+    monkeypatch.setenv(ENV_NAME, ENV_SECRET)
+    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os\nprint(dict(os.environ))")])
+    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
+    (tmp_path / "private").mkdir()
+    executor = GradingExecute(private_dir=str(tmp_path / "private"), startup_timeout=60)
+    done, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
+    environment = done.cells[0].outputs[0]["text"]
+    assert "'HOME': '/tmp'" in environment and ENV_NAME not in environment and ENV_SECRET not in environment
+
+
+@needs_sandbox
+def test_a_fork_bomb_stops_at_the_process_limit_and_scores_zero(graded):
+    _, rows, _, _ = graded
+    row = rows[("fork bomb", *ROTATION)]
+    assert row["score"] == 0 and row["status"] in ("timeout", "crashed"), row["message"]
+    assert "ran past the limit" in row["message"] and row["seconds"] < LIMITS.notebook_timeout, row
+
+
+def test_escape_sequences_reach_neither_the_graders_terminal_nor_an_output_file(graded):
+    root, _, lines, after = graded
+    assert not {"\x1b", "\x9b"} & set(after["terminal"] + "".join(lines))
+    for path in (root / "out").rglob("*"):  # JSON writes ESC as \u001b; a feedback page shows it as text
+        if path.is_file() and path.suffix != ".db":  # a gradebook's pages hold any byte, as numbers too
+            assert b"\x1b" not in path.read_bytes(), path
+    page = (root / "out" / "feedback" / "terminal escapes" / ROTATION[0] / "rotation.html").read_text()
+    assert "\x9b" not in page and "\\x1b]52;c;" in page  # the kernel's output, shown as text
+
+
+def test_progress_lines_show_escape_sequences_in_names_as_text(graded, tmp_path, capfd):
+    out, _, _, _ = graded
+    name = "mallory\x1b]52;c;cG9zZW5j\x07\x1b[2J"
+    (tmp_path / "submissions" / name / ROTATION[0]).mkdir(parents=True)
+    (tmp_path / "submissions" / name / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
+    shutil.copytree(out / "out" / ".grading" / "prepared", tmp_path / "out" / ".grading" / "prepared")
+    grade_class(tmp_path / "submissions", tmp_path / "out", limits=LIMITS, jobs=1, sandboxed=SANDBOXED)
+    terminal = capfd.readouterr()
+    assert "\x1b" not in terminal.out + terminal.err
+    assert "mallory\\x1b]52;c;cG9zZW5j\\x07\\x1b[2J" in terminal.err
 
 
 @needs_sandbox
@@ -413,10 +564,12 @@ def test_a_python_that_lives_under_tmp_still_runs_in_the_sandbox(tmp_path, monke
     """The sandbox's /tmp is empty, yet a venv or checkout under /tmp (where a CI clone may live) stays visible:
     its read-only binds are made after the empty /tmp is mounted."""
     venv = Path(tempfile.mkdtemp(prefix="posenc-venv-", dir="/tmp"))
+    venv.chmod(0o755)  # as a venv is made, for any user (mkdtemp's folder is its owner's alone)
     try:
         subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(venv)], check=True)
         readable = sandbox.readable_paths()
         monkeypatch.setattr(sandbox, "readable_paths", lambda: [*readable, str(venv)])
+        sandbox.hand_over(tmp_path)
         argv = sandbox.command(tmp_path, [str(venv / "bin" / "python"), "-c", "print('inside')"])
         done = subprocess.run(argv, capture_output=True, text=True, timeout=60)
         assert done.stdout.strip() == "inside", done.stderr
@@ -435,8 +588,8 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
         async def async_start_new_kernel(self, **kwargs):
             await super().async_start_new_kernel(**kwargs)
             if not self.killed:  # the first kernel: killed, and reaped, before it can answer
-                process = self.km.provisioner.process
-                process.kill()
+                process = self.km.provisioner.process  # bwrap, which leads its process group (as jupyter_client
+                os.killpg(process.pid, signal.SIGKILL)  # kills it): its init goes too, even before it has set up
                 self.killed.append(process.wait())
         start_new_kernel = run_sync(async_start_new_kernel)
 

@@ -30,6 +30,7 @@ from pathlib import Path
 
 from . import sandbox
 from .course import Course, prepare
+from .escapes import disarm
 from .records import ClassRecord, summarize
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, run_task
@@ -58,7 +59,11 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         raise FileNotFoundError(f"grade_class: no folder of submissions at {submissions}")
     if sandboxed and sandbox.problem():
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
-    say = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+    show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
+
+    def say(line: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
+        show(disarm(line))
+
     the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / ".grading" / "prepared")

@@ -7,8 +7,10 @@ time out in turn, and a cell that prints a gigabyte lands in the feedback. :clas
 keeps nbgrader's rule and contains those cells:
 
 - the kernel starts in the sandbox of :mod:`posenc_grader.sandbox` (unless ``sandbox_dir`` is empty), in
-  its private folder, with an environment of its own and under resource limits (address space, file
-  size, no core dumps), so a memory bomb raises ``MemoryError`` in its own cell;
+  its private folder, with an environment of its own and under resource limits set by ``prlimit``
+  (address space, file size, no core dumps, and in the sandbox the number of processes), so a memory
+  bomb raises ``MemoryError`` in its own cell and a fork bomb stops at the process limit;
+- every process a cell leaves running is killed when the cell ends (:mod:`posenc_grader.processes`);
 - a kernel that does not start (``Kernel didn't respond in 60 seconds``) is started again, up to
   ``start_attempts`` times, before any cell runs;
 - a cell that kills the kernel, or keeps it busy after the timeout interrupt, is marked failed; the
@@ -25,7 +27,7 @@ from __future__ import annotations
 import copy
 import json
 import os
-import resource
+import shutil
 from pathlib import Path
 
 from jupyter_client.manager import AsyncKernelManager
@@ -33,18 +35,26 @@ from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_sync
 from nbformat import NotebookNode
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Integer, Unicode
+from traitlets import Bool, Integer, List, Unicode
 
-from . import integrity, sandbox
+from . import integrity, processes, sandbox
 
 THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
 
-def limit_resources(memory_bytes: int, file_bytes: int) -> None:
-    """Run in the kernel process before it starts (``preexec_fn``): cap its memory and file sizes."""
-    resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
-    resource.setrlimit(resource.RLIMIT_FSIZE, (file_bytes, file_bytes))
-    resource.setrlimit(resource.RLIMIT_CORE, (0, 0))
+def limited(memory_bytes: int, file_bytes: int, processes: int | None) -> list[str]:
+    """The start of a command that runs a kernel under limits: ``prlimit`` sets them on itself, then execs it.
+
+    The limits are on address space, file size, core dumps (none) and, unless ``processes`` is None, on
+    the processes and threads of the kernel's user (``RLIMIT_NPROC``, counted per user: only the sandbox
+    gives the kernel a user of its own). Nothing of the grader runs between ``fork`` and ``exec``, as a
+    ``preexec_fn`` would in a process that has threads. Without ``prlimit`` (not Linux), no limits.
+    """
+    tool = shutil.which("prlimit")
+    if tool is None:
+        return []
+    nproc = [] if processes is None else [f"--nproc={processes}"]
+    return [tool, f"--as={memory_bytes}", f"--fsize={file_bytes}", "--core=0", *nproc, "--"]
 
 
 def error_output(ename: str, evalue: str) -> NotebookNode:
@@ -86,13 +96,29 @@ def truncate_outputs(cell: NotebookNode, max_chars: int) -> bool:
 
 
 class SandboxedKernelManager(AsyncKernelManager):
-    """A kernel manager whose kernel runs in the sandbox of :mod:`posenc_grader.sandbox`, reached over ``ipc``."""
+    """A kernel manager whose kernel runs under limits in the sandbox of :mod:`posenc_grader.sandbox`, over ``ipc``."""
 
     sandbox_dir = Unicode("", help="the kernel's private folder; empty: no sandbox").tag(config=True)
+    launcher = List(Unicode(), help="what runs the kernel's command: prlimit (see limited)").tag(config=True)
 
     def format_kernel_cmd(self, extra_arguments=None):
-        argv = super().format_kernel_cmd(extra_arguments)
+        argv = [*self.launcher, *super().format_kernel_cmd(extra_arguments)]
         return sandbox.command(Path(self.sandbox_dir), argv) if self.sandbox_dir else argv
+
+    def write_connection_file(self, **kwargs):
+        super().write_connection_file(**kwargs)
+        if self.sandbox_dir:  # the kernel, the sandbox's user, reads it and makes its sockets in that folder
+            sandbox.hand_over(Path(self.sandbox_dir))
+            sandbox.hand_over(Path(self.connection_file))
+
+    @property
+    def kernel_spec(self):
+        """The kernel's spec, told to interrupt by message in the sandbox: the kernel leads a session of its
+        own there, which a signal to the process group of ``bwrap`` does not reach; asked, it signals itself."""
+        spec = super().kernel_spec
+        if spec is not None and self.sandbox_dir:
+            spec.interrupt_mode = "message"
+        return spec
 
 
 class GradingExecute(Execute):
@@ -101,6 +127,7 @@ class GradingExecute(Execute):
     memory_limit = Integer(2048 * 1024**2, help="address-space limit of the kernel, in bytes").tag(config=True)
     file_size_limit = Integer(64 * 1024**2, help="largest file the kernel may write, in bytes").tag(config=True)
     max_output_chars = Integer(20_000, help="characters of output kept per cell").tag(config=True)
+    process_limit = Integer(64, help="processes and threads of the sandboxed kernel, all together").tag(config=True)
     max_restarts = Integer(3, help="kernel restarts allowed per notebook").tag(config=True)
     responsive_grace = Integer(3, help="seconds a kernel has to answer after a timeout").tag(config=True)
     report_path = Unicode("", help="where to write the JSON report of what happened").tag(config=True)
@@ -126,18 +153,21 @@ class GradingExecute(Execute):
         """nbclient's kernel manager, sandboxed and talking over Unix sockets in the private folder."""
         self.kernel_manager_class = SandboxedKernelManager
         km = super().create_kernel_manager()
-        if self.sandboxed and self.private_dir:
+        km.launcher = limited(self.memory_limit, self.file_size_limit, self.process_limit if self._in_sandbox else None)
+        if self._in_sandbox:
             km.sandbox_dir = self.private_dir
             km.transport = "ipc"  # TCP inside the sandbox's network namespace is out of reach
             km.connection_file = os.path.join(self.private_dir, "kernel.json")
             km.ip = os.path.join(self.private_dir, "kernel-ipc")
         return km
 
+    @property
+    def _in_sandbox(self) -> bool:
+        return bool(self.sandboxed and self.private_dir)
+
     async def async_start_new_kernel(self, **kwargs):
         threads = {name: "1" for name in THREADS}
-        private = self.sandboxed and self.private_dir
-        kwargs.setdefault("env", sandbox.environment(threads) if private else {**os.environ, **threads})
-        kwargs.setdefault("preexec_fn", lambda: limit_resources(self.memory_limit, self.file_size_limit))
+        kwargs.setdefault("env", sandbox.environment(threads) if self._in_sandbox else {**os.environ, **threads})
         if self.private_dir:
             kwargs["cwd"] = self.private_dir
         await super().async_start_new_kernel(**kwargs)
@@ -175,6 +205,10 @@ class GradingExecute(Execute):
             self._fail(cell, index, "timeout", "the kernel stopped answering while running this cell; "
                                                "it was restarted")
             return cell, self.resources
+        if not self._stop_leftovers():
+            self._fail(cell, index, "crashed", "this cell left processes running that could not be stopped; "
+                                               "the kernel was restarted")
+            return cell, self.resources
         enames = {o.get("ename") for o in cell.get("outputs", []) if o.output_type == "error"}
         if "CellTimeoutError" in enames:
             self._record("timeout", cell, index)
@@ -186,6 +220,11 @@ class GradingExecute(Execute):
         if truncate_outputs(cell, self.max_output_chars):
             self._record("output_cut", cell, index)
         return cell, self.resources
+
+    def _stop_leftovers(self) -> bool:
+        """Kill every process the last cell left running; False if some could not be stopped."""
+        process = self.km.provisioner.process if self.km and self.km.provisioner else None
+        return process is None or processes.stop_leftovers(process.pid, self._in_sandbox)
 
     def _record(self, kind: str, cell: NotebookNode, index: int) -> None:
         self.events.append({"kind": kind, "cell": integrity.cell_name(cell, index)})

@@ -1,20 +1,29 @@
 """The sandbox every student kernel runs in: bubblewrap, with nothing to see, keep or reach outside one folder.
 
-A grading kernel runs the student's code as whoever runs the grader, so it is started inside ``bwrap``
-(Debian's ``bubblewrap``) with:
+A grading kernel runs the student's code, so it is started inside ``bwrap`` (Debian's ``bubblewrap``) with:
 
-- a read-only view of the system (``/usr``, ``/etc``), of the Python installation and virtual environment
-  that run the kernel, and of the ``posenc`` package; nothing else of the machine exists inside: no
-  other submission, no course sources (the hidden tests), no output folder, no home directory;
+- a user of its own: uid and gid ``UID_BASE`` plus the grading process's pid (one per grading process, in
+  a range no account uses), with no supplementary groups and no capabilities. Run by root, the grader
+  starts ``bwrap`` as root and the kernel switches to that user with ``setpriv`` (util-linux), so that it
+  is no one outside either: a user namespace would map it onto root, whose files it could then read.
+  Run by anyone else, the kernel gets that uid in a user namespace of its own, in which it cannot make
+  another (``--disable-userns``, where bubblewrap has it), and outside it is the grader's user;
+- a read-only view of ``/usr`` (with ``/bin``, ``/lib``, ...), of a few files of ``/etc`` that the dynamic
+  loader, the clock and fontconfig read (:data:`ETC`: no passwords, keys or host configuration), of the
+  Python installation and virtual environment that run the kernel, and of the ``posenc`` package;
+  nothing else of the machine exists inside: no other submission, no course sources (the hidden tests),
+  no output folder, no home directory;
 - two writable places, both private: ``private`` (a folder holding a copy of the one submission and the
   kernel's connection file and sockets), bound at the same path inside, and an empty ``/tmp`` (and the
   sandbox's own ``/dev/shm``, which dies with it);
 - no network (its own network namespace, loopback only), its own PID, IPC and host-name namespaces,
-  no capabilities, and ``--die-with-parent``: when the kernel ends, so does every process it started,
-  however detached (the PID namespace dies with its first process).
+  a session of its own (``--new-session``: it has no terminal to push keystrokes into), and
+  ``--die-with-parent``: when the kernel ends, so does every process it started, however detached (the
+  PID namespace dies with its first process).
 
 The grader talks to the kernel over ZeroMQ's ``ipc`` transport (Unix sockets in ``private``): TCP on
-the loopback of the sandbox's own network namespace cannot be reached from outside.
+the loopback of the sandbox's own network namespace cannot be reached from outside. The kernel's
+resource limits are set by ``prlimit`` inside the sandbox (:func:`posenc_grader.execute.limited`).
 """
 
 from __future__ import annotations
@@ -28,51 +37,126 @@ import tempfile
 from pathlib import Path
 
 NO_SANDBOX_HINT = "install bubblewrap (apt-get install bubblewrap), or pass --no-sandbox to grade without one"
+#: What the kernel sees of ``/etc``: the dynamic loader's cache and search path, the time zone, fontconfig's setup.
+ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "fonts")
+#: The sandbox's user: getpass and the like read these variables first, so no ``/etc/passwd`` is needed.
+USER = "student"
+#: Start of the sandbox users' ids; systemd's table of id ranges leaves 1879048192-2147352575 unused.
+UID_BASE = 0x7000_0000
+
+
+def uid() -> int:
+    """The uid (and gid) of the kernels this process starts: RLIMIT_NPROC then counts their tasks alone."""
+    return UID_BASE + os.getpid()
+
+
+def _tool(name: str) -> str:
+    path = shutil.which(name)
+    if path is None:
+        raise RuntimeError(f"no {name} on PATH: {NO_SANDBOX_HINT}")
+    return path
+
+
+def _mirror(path: str) -> list[str]:
+    """bwrap's options that show ``path`` read-only at the same place: a link as a link, else a bind."""
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    return ["--ro-bind", path, path] if os.path.exists(path) else []
+
+
+def _bind(option: str, path: str) -> list[str]:
+    """bwrap's ``option`` (``--bind``, ``--ro-bind``) for ``path`` at the same place, after folders for its
+    parents that anyone may enter (bwrap would make them for root alone, closed to the sandbox's user)."""
+    parents = [str(parent) for parent in reversed(Path(path).parents) if parent != Path("/")]
+    return [*(arg for parent in parents for arg in ("--dir", parent)), option, path, path]
 
 
 def _system_mounts() -> list[str]:
-    """Read-only binds of the system: ``/usr``, ``/etc``, and ``/bin``, ``/lib``, ... as links or binds."""
-    args = ["--ro-bind", "/usr", "/usr", "--ro-bind", "/etc", "/etc"]
+    """Read-only ``/usr``, ``/bin``, ``/lib``, ... (as links or binds), and of ``/etc`` only :data:`ETC`."""
+    args = ["--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
-        if os.path.islink(top):
-            args += ["--symlink", os.readlink(top), top]
-        elif os.path.isdir(top):
-            args += ["--ro-bind", top, top]
+        args += _mirror(top)
+    args += ["--dir", "/etc"]
+    for name in ETC:
+        args += _mirror(f"/etc/{name}")
     return args
+
+
+def _package() -> list[str]:
+    """The folders of the ``posenc`` package that the grader imports."""
+    import posenc
+
+    return [os.path.realpath(p) for p in posenc.__path__]
 
 
 def readable_paths() -> list[str]:
     """What the kernel must read besides the system: Python, the virtual environment, the ``posenc`` package."""
-    import posenc
-
-    paths = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix,
-             *(os.path.realpath(p) for p in posenc.__path__)}
+    paths = {os.path.realpath(sys.base_prefix), os.path.realpath(sys.prefix), sys.prefix, *_package()}
     return sorted(p for p in paths if not p.startswith(("/usr/", "/etc/")) and os.path.isdir(p))
 
 
+@functools.cache
+def _bwrap_knows(option: str) -> bool:
+    """Whether this ``bwrap`` has ``option`` (``--disable-userns`` came with bubblewrap 0.8)."""
+    return option in subprocess.run([_tool("bwrap"), "--help"], capture_output=True, text=True).stdout
+
+
+def _identity() -> tuple[list[str], list[str]]:
+    """bwrap's options, and the command put before the kernel's, that make the kernel the sandbox's user."""
+    user = str(uid())
+    if os.geteuid() != 0:
+        nested = ["--disable-userns"] if _bwrap_knows("--disable-userns") else []
+        return ["--unshare-user", "--uid", user, "--gid", user, *nested, "--cap-drop", "ALL"], []
+    # setpriv keeps these capabilities only until it has changed user, and empties every capability set.
+    keep = [option for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for option in ("--cap-add", cap)]
+    switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
+              "--bounding-set=-all", "--"]
+    return ["--cap-drop", "ALL", *keep], switch
+
+
+def hand_over(path: Path) -> None:
+    """Let the sandbox's user use ``path`` (the private folder, the connection file) when the grader is root.
+
+    The owner becomes the sandbox's user; a folder keeps the grader's group, through which ``bwrap``, root
+    without capabilities, enters it. Run by anyone else, the kernel is the grader's user outside: nothing to do.
+    """
+    if os.geteuid() == 0:
+        os.chown(path, uid(), -1)
+        if path.is_dir():
+            path.chmod(0o770)
+
+
 def command(private: Path, argv: list[str]) -> list[str]:
-    """``argv`` wrapped in ``bwrap``: the sandbox described in this module, working in ``private``."""
-    bwrap = shutil.which("bwrap")
-    if bwrap is None:
-        raise RuntimeError(f"no bwrap on PATH: {NO_SANDBOX_HINT}")
-    args = [bwrap, "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent",
-            "--cap-drop", "ALL", *_system_mounts(), "--proc", "/proc", "--dev", "/dev", "--tmpfs", "/tmp"]
+    """``argv`` wrapped in ``bwrap``: the sandbox described in this module, working in ``private``.
+
+    When the grader is root, ``private`` must have been handed over (:func:`hand_over`).
+    """
+    options, switch = _identity()
+    args = [_tool("bwrap"), "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
+            "--die-with-parent", *options, *_system_mounts(), "--proc", "/proc", "--dev", "/dev",
+            "--perms", "01777", "--tmpfs", "/dev/shm", "--perms", "01777", "--tmpfs", "/tmp"]
     for path in readable_paths():  # after the empty /tmp, so that a checkout or venv under /tmp stays visible
-        args += ["--ro-bind", path, path]
-    args += ["--bind", str(private), str(private),
+        args += _bind("--ro-bind", path)
+    args += [*_bind("--bind", str(private)),
              "--chdir", str(private),
              # Inside, the kernel's parent is the sandbox's init (PID 1): tell ipykernel so, or its parent poller
              # takes that for an orphaned kernel and exits. The kernel still dies with the grader (above).
              "--setenv", "JPY_PARENT_PID", "1",
              "--remount-ro", "/"]  # the sandbox's own root, where the mount points were made
-    return [*args, "--", *argv]
+    return [*args, "--", *switch, *argv]
 
 
 def environment(threads: dict[str, str]) -> dict[str, str]:
-    """The kernel's whole environment: none of the grader's variables (tokens, paths) reach it."""
+    """The kernel's whole environment: none of the grader's variables (tokens, paths) reach it.
+
+    Its ``PYTHONPATH`` leads to the ``posenc`` the grader imports where that is outside the Python
+    installation (a checkout's ``src/``, which another checkout's editable install would hide).
+    """
+    prefixes = tuple(os.path.realpath(p) + os.sep for p in (sys.prefix, sys.base_prefix))
+    outside = sorted({os.path.dirname(p) for p in _package() if not p.startswith(prefixes)})
     return {"PATH": f"{Path(sys.executable).parent}:/usr/local/bin:/usr/bin:/bin", "HOME": "/tmp",
-            "LANG": "C.UTF-8", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib",
-            "PYTHONDONTWRITEBYTECODE": "1", **threads}
+            "USER": USER, "LOGNAME": USER, "LANG": "C.UTF-8", "MPLBACKEND": "agg", "MPLCONFIGDIR": "/tmp/matplotlib",
+            "PYTHONDONTWRITEBYTECODE": "1", **({"PYTHONPATH": os.pathsep.join(outside)} if outside else {}), **threads}
 
 
 @functools.cache
@@ -80,9 +164,12 @@ def problem() -> str | None:
     """Why no sandbox can be made here (one line), or None when ``bwrap`` works."""
     if not sys.platform.startswith("linux"):
         return f"the grading sandbox needs Linux (this is {sys.platform}): {NO_SANDBOX_HINT}"
-    if shutil.which("bwrap") is None:
-        return f"no bwrap found, so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
+    for tool in ("bwrap", "prlimit", *(["setpriv"] if os.geteuid() == 0 else [])):
+        if shutil.which(tool) is None:
+            package = "bubblewrap" if tool == "bwrap" else "util-linux"
+            return f"no {tool} found (package {package}), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
     with tempfile.TemporaryDirectory(prefix="posenc-sandbox-") as private:
+        hand_over(Path(private))
         try:
             done = subprocess.run(command(Path(private), [sys.executable, "-c", "print('ok')"]),
                                   capture_output=True, text=True, timeout=60)

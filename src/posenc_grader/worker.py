@@ -21,6 +21,7 @@ import nbformat
 
 from . import integrity, records
 from .course import HIDDEN_TESTS, ensure_tools_on_path
+from .escapes import disarm
 from .submissions import Row
 
 STUDENT = "student"   # the id inside the scratch course: real names may hold characters nbgrader globs on
@@ -137,6 +138,8 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
     feedback = api.generate_feedback(assignment, STUDENT)
     autograded.write_text(full, encoding="utf-8")  # the gradebook's copy keeps them, for the formgrader
     page = course / "feedback" / STUDENT / assignment / f"{notebook}.html"
+    if feedback["success"]:  # nbconvert renders colour codes, and passes every other escape sequence through
+        page.write_text(disarm(page.read_text(encoding="utf-8"), keep="\n\r\t"), encoding="utf-8")
     return {**result, "feedback": str(page) if feedback["success"] else None}
 
 

@@ -1,0 +1,73 @@
+"""The processes a grading kernel leaves running after a cell: found from ``/proc``, and killed.
+
+A cell may start processes that outlive it: a pool, a detached server, the copies of a fork bomb. In
+the sandbox, ``bwrap`` starts the sandbox's init (PID 1 inside), whose first child is the kernel; any
+other process there descends from the kernel or is an orphan the init adopted. Killed, a child of the
+kernel stays a zombie until the kernel waits for it, which a student's kernel need not do: it still
+counts towards the kernel's process limit, but runs no more.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+from pathlib import Path
+
+import psutil
+
+ENDED = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
+
+
+def children(pid: int) -> list[int]:
+    """The children of process ``pid``, read from ``/proc``: each of its threads lists those it started."""
+    found = []
+    try:
+        for task in Path(f"/proc/{pid}/task").iterdir():
+            found += [int(child) for child in (task / "children").read_text().split()]
+    except OSError:  # the process, or one of its threads, has just ended
+        pass
+    return found
+
+
+def _state(pid: int) -> tuple[float, str]:
+    """When process ``pid`` started, and its status (a zombie's once it has ended)."""
+    try:
+        process = psutil.Process(pid)
+        return process.create_time(), process.status()
+    except psutil.NoSuchProcess:
+        return float("inf"), psutil.STATUS_DEAD
+
+
+def leftovers(launched: int, sandboxed: bool) -> list[int]:
+    """The pids of the processes that run besides the kernel started as ``launched`` (a pid).
+
+    Unsandboxed, ``launched`` is the kernel itself; in the sandbox it is ``bwrap`` (see the module).
+    """
+    if sandboxed:
+        inits = children(launched)
+        adopted = sorted(children(inits[0]), key=_state) if inits else []
+        kernel, pending = adopted[:1], adopted[1:]
+    else:
+        kernel, pending = [launched], []
+    pending += [child for pid in kernel for child in children(pid)]
+    found = []
+    while pending:
+        pid = pending.pop()
+        found.append(pid)
+        pending += children(pid)
+    return [pid for pid in found if _state(pid)[1] not in ENDED]
+
+
+def stop_leftovers(launched: int, sandboxed: bool, rounds: int = 5) -> bool:
+    """Kill the :func:`leftovers` of ``launched``, again while new ones appear; False if some still run."""
+    for _ in range(rounds):
+        found = leftovers(launched, sandboxed)
+        if not found:
+            return True
+        for pid in found:
+            with contextlib.suppress(ProcessLookupError):
+                os.kill(pid, signal.SIGKILL)
+        time.sleep(0.1)
+    return not leftovers(launched, sandboxed)
