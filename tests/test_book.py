@@ -57,7 +57,7 @@ def page_text(book: Path, name: str) -> str:
     return (book / "_build" / "html" / f"{name}.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
     cells = [nbformat.v4.new_code_cell("from posenc.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"),
              nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
@@ -68,7 +68,7 @@ def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
     assert re.search(r"The answer is <span[^>]*>42</span>", html)
 
 
-@pytest.mark.slow
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("what", "cells", "page"),
     [
@@ -83,7 +83,7 @@ def test_the_build_fails_on(tmp_path, what, cells, page):
     assert "build_book: FAILED" in result.stderr
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
     book = tmp_path / "book"
     package = book / "src" / "scratchpkg"

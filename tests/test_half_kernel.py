@@ -133,7 +133,7 @@ def test_the_kernel_will_not_write_into_a_read_only_array():
         _half_kernel.turn_halves(x, cos, sin, out, 0)
 
 
-@pytest.mark.slow
+@pytest.mark.venv
 def test_without_a_c_compiler_the_package_installs_and_turns_with_its_passes(tmp_path):
     """The extension is optional (setup.py): with no working compiler (CC=false), pip still installs posenc,
     without posenc._halves, and the half layout runs numpy's passes to the same values."""

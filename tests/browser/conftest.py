@@ -110,6 +110,16 @@ def pytest_generate_tests(metafunc):
             metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
 
 
+def pytest_collection_modifyitems(config, items):
+    """Under pytest-xdist, every test of a page report runs on one worker: each page is visited once, and that
+    worker writes the screenshots and artifacts of all of them."""
+    if config.pluginmanager.hasplugin("xdist"):
+        here = Path(__file__).parent
+        for item in items:
+            if item.path.is_relative_to(here) and "report" in getattr(item, "fixturenames", ()):
+                item.add_marker(pytest.mark.xdist_group("site pages"))
+
+
 class BrowserSite:
     """One chromium, one context that refuses requests outside the site, the site server; one report per page."""
 
@@ -118,15 +128,16 @@ class BrowserSite:
         self.context = context
         self.visits: list[Visit] = []
         self.reports: dict[str, PageReport] = {}
-        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
-        for old in (ARTIFACTS / "screenshots").glob("*.png"):  # only this run's pages
-            old.unlink()
 
     def open(self, page_path: str):
         """A fresh tab on ``page_path`` with math typeset and widgets drawn; returns (page, visit)."""
         return open_page(self.context, self.server, page_path, self.visits)
 
     def report(self, page_path: str) -> PageReport:
+        if not self.reports:  # the first page of this run: only this run's screenshots are kept
+            (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+            for old in (ARTIFACTS / "screenshots").glob("*.png"):
+                old.unlink()
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:
