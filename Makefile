@@ -101,10 +101,10 @@ check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, claims, model ans
 	$(PY) -m ruff check .
 	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -q -m "$(CHECK_MARKS)"
 
-# The whole suite, on every core (pytest-xdist; tests that share a module's fixture stay on one worker). The PDF
-# comes first: the HTML build copies it into the site and links to it from the intro page.
+# The whole suite, on every core (pytest-xdist; each file's tests on one worker, so that a module's fixture is
+# made once). The PDF comes first: the HTML build copies it into the site and links to it from the intro page.
 test: $(VENV)/.test npm-tools pdf book browser sandbox  ## the whole suite: package, notebooks, exercises, site, PDF
-	$(PY) -m pytest -n auto --dist loadgroup
+	$(PY) -m pytest -n auto --dist loadfile
 
 # Publish the built site (make book first): _build/html as it is, plus .nojekyll, as the only commit of REMOTE's
 # gh-pages branch (a git URL, a remote's name or a path). GitHub Pages then serves it; see .github/workflows/.

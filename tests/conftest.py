@@ -4,8 +4,8 @@ A test that needs more than the test environment is marked by what it needs, so 
 it out: ``site`` (the built site, `make book`), ``pdf`` (the built PDF, texlive), ``browser`` (chromium),
 ``grader`` (nbgrader grading or generating notebooks), ``venv`` (fresh virtual environments), ``build``
 (scratch books or wheels built first). The marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added
-here to every test that uses them; the others are set in the test modules. Under pytest-xdist (`make test`:
-``-n auto --dist loadgroup``) the tests that share a module-scoped fixture run on one worker, so that an
+here to every test that uses them; the others are set in the test modules. `make test` runs the suite on
+every core with pytest-xdist, each file's tests on one worker (``--dist loadfile``), so that a module's
 expensive fixture (a graded class, a venv) is made once.
 """
 
@@ -56,19 +56,8 @@ def prepared_course() -> Path:
     return cache
 
 
-def pytest_collection_modifyitems(config, items):
-    grouping = config.pluginmanager.hasplugin("xdist")
+def pytest_collection_modifyitems(items):
     for item in items:
         for fixture, mark in FIXTURE_NEEDS.items():
             if fixture in item.fixturenames:
                 item.add_marker(mark)
-        if grouping and _uses_module_fixture(item):
-            item.add_marker(pytest.mark.xdist_group(item.module.__name__))
-
-
-def _uses_module_fixture(item) -> bool:
-    """Whether ``item`` uses a fixture made once per module (or class): its tests belong on one worker."""
-    info = getattr(item, "_fixtureinfo", None)
-    if info is None:
-        return False
-    return any(defs[-1].scope in ("module", "class", "package") for defs in info.name2fixturedefs.values())

@@ -110,16 +110,6 @@ def pytest_generate_tests(metafunc):
             metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
 
 
-def pytest_collection_modifyitems(config, items):
-    """Under pytest-xdist, every test of a page report runs on one worker: each page is visited once, and that
-    worker writes the screenshots and artifacts of all of them."""
-    if config.pluginmanager.hasplugin("xdist"):
-        here = Path(__file__).parent
-        for item in items:
-            if item.path.is_relative_to(here) and "report" in getattr(item, "fixturenames", ()):
-                item.add_marker(pytest.mark.xdist_group("site pages"))
-
-
 class BrowserSite:
     """One chromium, one context that refuses requests outside the site, the site server; one report per page."""
 
