@@ -1,8 +1,19 @@
-"""Shared fixtures: the repository root and the built site (made by `make book`, which `make test` runs)."""
+"""Shared fixtures, the hypothesis profiles, and the marks that split the suite into two lanes.
+
+A test that needs more than the test environment is marked by what it needs, so that `make check` can leave
+it out: ``site`` (the built site, `make book`), ``pdf`` (the built PDF, texlive), ``browser`` (chromium),
+``grader`` (nbgrader grading or generating notebooks), ``venv`` (fresh virtual environments), ``build``
+(scratch books or wheels built first). The marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added
+here to every test that uses them; the others are set in the test modules. `make test` runs the suite on
+every core with pytest-xdist, each file's tests on one worker (``--dist loadfile``), so that a module's
+expensive fixture (a graded class, a venv) is made once.
+"""
 
 from __future__ import annotations
 
+import fcntl
 import os
+from importlib import metadata
 from pathlib import Path
 
 import pytest
@@ -11,8 +22,15 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
 
-settings.register_profile("book", max_examples=60, deadline=None)
-settings.load_profile("book")
+# "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
+# "fast" for `make check` (HYPOTHESIS_PROFILE=fast), the lane run on every edit.
+settings.register_profile("full", max_examples=60, deadline=None)
+settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, print_blob=True)
+settings.register_profile("fast", max_examples=10, deadline=None)
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "full")
+settings.load_profile(PROFILE)
+
+FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings
 
 
 @pytest.fixture(scope="session")
@@ -21,3 +39,25 @@ def site() -> Path:
     if not (SITE / "index.html").is_file():
         pytest.fail(f"no built site at {SITE}: run `make book` first (`make test` does it for you)")
     return SITE
+
+
+@pytest.fixture(scope="session")
+def prepared_course() -> Path:
+    """The exercise course as the grader prepares it (``nbgrader generate_assignment``, about 10 s), made once for
+    every test and worker and kept in _build/ while neither the course nor nbgrader changes. Copy it to
+    ``OUT/.grading/prepared`` and grading into ``OUT`` starts from it; its ``course/`` is what nbgrader made."""
+    from posenc_grader.course import Course, prepare
+
+    cache = ROOT / "_build" / f"grading-course-nbgrader-{metadata.version('nbgrader')}"
+    cache.mkdir(parents=True, exist_ok=True)
+    with open(cache / "lock", "w") as lock:  # one worker prepares, the others wait for it
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        prepare(Course.find(ROOT / "exercises"), cache)
+    return cache
+
+
+def pytest_collection_modifyitems(items):
+    for item in items:
+        for fixture, mark in FIXTURE_NEEDS.items():
+            if fixture in item.fixturenames:
+                item.add_marker(mark)

@@ -66,7 +66,7 @@ def page_text(book: Path, name: str) -> str:
     return (book / "_build" / "html" / f"{name}.html").read_text(encoding="utf-8")
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
     cells = [nbformat.v4.new_code_cell("from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"),
              nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
@@ -77,7 +77,7 @@ def test_a_clean_scratch_book_builds_and_glues_numbers_into_the_prose(tmp_path):
     assert re.search(r"The answer is <span[^>]*>42</span>", html)
 
 
-@pytest.mark.slow
+@pytest.mark.build
 @pytest.mark.parametrize(
     ("what", "cells", "page"),
     [
@@ -110,7 +110,7 @@ def edition_book(tmp_path_factory) -> Path:
     return book
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(edition_book):
     edition = edition_book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
     assert edition.is_file(), "the build wrote no plain edition of the chapter"
@@ -121,7 +121,7 @@ def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_so
     assert status == "", f"the build changed the source tree:\n{status}"
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_colab_and_binder_roles_open_a_plain_edition_notebook_on_the_release_edition_branch(edition_book):
     html = page_text(edition_book, "page").replace("&amp;", "&")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
@@ -131,7 +131,7 @@ def test_colab_and_binder_roles_open_a_plain_edition_notebook_on_the_release_edi
     assert f'href="https://mybinder.org/v2/gh/{slug}/plain-v{version}?urlpath={urlpath}"' in html
 
 
-@pytest.mark.slow
+@pytest.mark.build
 def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
     """The cache follows the package the chapters import (src/posenc), and nothing else under src/ or tests/."""
     book = tmp_path / "book"

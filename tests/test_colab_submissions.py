@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import json
 import secrets
+import shutil
 
 import nbformat
 import pytest
@@ -18,7 +19,7 @@ from conftest import ROOT
 
 from posenc_grader import Limits, grade_class, samples
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.grader
 
 ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
 
@@ -46,7 +47,7 @@ def autograded_points(source: nbformat.NotebookNode) -> float:
                if c.metadata.get("nbgrader", {}).get("grade") and c.cell_type == "code")
 
 
-def test_model_answers_saved_by_colab_get_full_marks(tmp_path):
+def test_model_answers_saved_by_colab_get_full_marks(tmp_path, prepared_course):
     source = read("source")
     solved = samples.filled(read("release"), samples.solutions(source))
     submissions = tmp_path / "submissions"
@@ -60,6 +61,7 @@ def test_model_answers_saved_by_colab_get_full_marks(tmp_path):
         folder.mkdir(parents=True)
         (folder / f"{NOTEBOOK}.ipynb").write_text(text, encoding="utf-8")
     assert json.loads(files["colab, nbgrader metadata stripped"])["nbformat_minor"] == 0
+    shutil.copytree(prepared_course, tmp_path / "out" / ".grading" / "prepared")
     rows = grade_class(submissions, tmp_path / "out", limits=Limits(), jobs=2,
                        progress=lambda line: None)
     scores = {row["student"]: (float(row["score"]), row["status"]) for row in rows}

@@ -103,7 +103,6 @@ def test_a_fork_changes_one_line_and_every_link_follows(tmp_path):
     assert fork.site == "https://a-fork.github.io/its-book/"
 
 
-@pytest.mark.slow
 def test_a_fork_that_edits_config_yml_and_regenerates_names_the_old_address_nowhere(tmp_path):
     """The part of the fork's `make exercises` / `make book` that rewrites sources: after it, the old address
     is left only in the folder `make exercises` regenerates (exercises/release/)."""

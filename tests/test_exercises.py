@@ -304,15 +304,14 @@ def test_self_checks_need_only_numpy_and_posenc():
 # ---------------------------------------------------------------- with nbgrader itself
 
 
-@pytest.mark.slow
-def test_committed_student_versions_are_what_nbgrader_generates(tmp_path):
-    from posenc_grader.course import generate
+@pytest.mark.grader
+def test_committed_student_versions_are_what_nbgrader_generates(prepared_course):
     from posenc_grader.release import stale
 
-    assert stale(COURSE, generate(COURSE, tmp_path / "course")) == []
+    assert stale(COURSE, prepared_course / "course") == []
 
 
-@pytest.mark.slow
+@pytest.mark.grader
 @pytest.mark.parametrize("key", sorted(SOURCES))
 def test_source_notebook_validates_with_full_marks(key):
     from nbgrader.validator import Validator

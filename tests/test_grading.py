@@ -2,8 +2,9 @@
 
 One module-wide run grades, on two cores and in the bubblewrap sandbox: for every assignment a perfect
 submission, the blank student version, three submissions of wrong answers (the n-th wrong solution of
-``tests/wrong_solutions`` for every answer that has one), one submission per form of the other correct
-answers of ``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...) and one per cheat of
+``tests/wrong_solutions`` for every answer that has one), the other correct answers of
+``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...; the k-th submission holds the k-th
+form of every answer that has one, so that each is graded once) and one submission per cheat of
 ``tests/cheats.py``; and for ``ch04_rotation`` a gallery of bad submissions, each of which must get a
 score, a clear status and a message without stopping the others, and of attacks on the grader and the
 other students (the machine's secrets, the grader's environment, a fork bomb, terminal escape sequences
@@ -35,7 +36,7 @@ import pytest
 from posenc_grader import Limits, grade_class, samples, sandbox
 from posenc_grader.course import Course
 
-pytestmark = pytest.mark.slow
+pytestmark = pytest.mark.grader
 
 ROOT = Path(__file__).resolve().parent.parent
 COURSE = Course.find(ROOT / "exercises")
@@ -178,6 +179,16 @@ def correct_forms() -> dict[str, dict[str, str]]:
     return forms
 
 
+def correct_variants(source: nbformat.NotebookNode) -> list[dict[str, tuple[str, str]]]:
+    """``[{answer: (form, code)}]``: the other correct answers of ``source``'s autograded answers, several to a
+    submission. The k-th holds the k-th form (by name) of every answer that has that many."""
+    forms = correct_forms()
+    per_answer = {answer: sorted((form, codes[answer]) for form, codes in forms.items() if answer in codes)
+                  for answer in samples.autograded_answers(source)}
+    return [{answer: chosen[k] for answer, chosen in per_answer.items() if len(chosen) > k}
+            for k in range(max(map(len, per_answer.values()), default=0))]
+
+
 MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
 SECRET = f"posenc-secret-{secrets.token_hex(8)}"  # in a file only its owner (root, in CI) may read
 ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
@@ -265,9 +276,10 @@ def grader_terminal():
 
 
 @pytest.fixture(scope="module")
-def graded(tmp_path_factory):
+def graded(tmp_path_factory, prepared_course):
     """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
     root = tmp_path_factory.mktemp("grading")
+    shutil.copytree(prepared_course, root / "out" / ".grading" / "prepared")
     submissions = root / "submissions"
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
@@ -277,10 +289,9 @@ def graded(tmp_path_factory):
         for number in range(3):
             write(Path(str(folder).format(f"wrong-{number + 1}")),
                   samples.filled(release, {**samples.solutions(source), **wrong_answers(source, number)}))
-        for form, answers in correct_forms().items():
-            if set(answers) & set(samples.autograded_answers(source)):
-                write(Path(str(folder).format(f"correct-{form}")),
-                      samples.filled(release, {**samples.solutions(source), **answers}))
+        for number, variant in enumerate(correct_variants(source)):
+            write(Path(str(folder).format(f"correct-{number + 1}")), samples.filled(
+                release, {**samples.solutions(source), **{answer: code for answer, (_, code) in variant.items()}}))
         for kind in sorted(cheats.RETURNS):
             models = samples.solutions(source)
             write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
@@ -417,18 +428,26 @@ def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
     assert row["score"] == 6 and "rotation-old.ipynb" in row["message"]
 
 
-def corpus_notebooks() -> list[tuple[str, str, str]]:
-    forms = correct_forms()
-    return [(form, a, n) for form in sorted(forms) for a, n in notebooks()
-            if set(forms[form]) & set(samples.autograded_answers(read("source", a, n)))]
+def corpus_submissions() -> list[tuple[str, str, int]]:
+    return [(a, n, k) for a, n in notebooks() for k in range(len(correct_variants(read("source", a, n))))]
 
 
-@pytest.mark.parametrize("form,assignment,notebook", corpus_notebooks())
-def test_correct_answers_written_differently_get_full_marks(graded, form, assignment, notebook):
+def test_every_other_correct_answer_is_in_a_graded_submission():
+    graded = {(answer, form) for a, n in notebooks() for variant in correct_variants(read("source", a, n))
+              for answer, (form, _) in variant.items()}
+    assert graded == {(answer, form) for form, codes in correct_forms().items() for answer in codes}
+
+
+@pytest.mark.parametrize("assignment,notebook,number", corpus_submissions())
+def test_correct_answers_written_differently_get_full_marks(graded, assignment, notebook, number):
     out, rows, _, _ = graded
-    scores = grades(out / "out", f"correct-{form}", assignment, notebook)
+    student = f"correct-{number + 1}"
+    variant = correct_variants(read("source", assignment, notebook))[number]
+    forms = {answer: form for answer, (form, _) in variant.items()}
+    scores = grades(out / "out", student, assignment, notebook)
+    message = rows[(student, assignment, notebook)]["message"]
     for name in autograded_cells(assignment, notebook):
-        message = rows[(f"correct-{form}", assignment, notebook)]["message"]
+        form = forms.get(name.removesuffix("_tests"), "model")
         assert scores[name][0] == scores[name][1] > 0, f"{name} with the {form} answer: {message}"
 
 
@@ -653,8 +672,9 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
     again = tmp_path / "again"
     for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank", "attack write into OUT",
-                    "attack delete a classmate", "attack detached process", "correct-torch"):
-        shutil.copytree(out / "submissions" / student, again / student)
+                    "attack delete a classmate", "attack detached process", "correct-1"):
+        # one notebook each (their rotation notebook): the rows graded again, and all the others, must not change
+        shutil.copytree(out / "submissions" / student / ROTATION[0], again / student / ROTATION[0])
     db = f"sqlite:///{out / 'out' / 'gradebook.db'}"
     with Gradebook(db) as gb:
         counts = (len(gb.students), sum(len(a.submissions) for a in gb.assignments))

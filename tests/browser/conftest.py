@@ -118,15 +118,16 @@ class BrowserSite:
         self.context = context
         self.visits: list[Visit] = []
         self.reports: dict[str, PageReport] = {}
-        (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
-        for old in (ARTIFACTS / "screenshots").glob("*.png"):  # only this run's pages
-            old.unlink()
 
     def open(self, page_path: str):
         """A fresh tab on ``page_path`` with math typeset and widgets drawn; returns (page, visit)."""
         return open_page(self.context, self.server, page_path, self.visits)
 
     def report(self, page_path: str) -> PageReport:
+        if not self.reports:  # the first page of this run: only this run's screenshots are kept
+            (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
+            for old in (ARTIFACTS / "screenshots").glob("*.png"):
+                old.unlink()
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:

@@ -47,7 +47,7 @@ def missing_tools() -> list[str]:
     try:
         import playwright.sync_api  # noqa: F401
     except ImportError:
-        missing.append("the Python package playwright is not installed (it is pinned in requirements.txt)")
+        missing.append("the Python package playwright is not installed (it is pinned in requirements/test.txt)")
     return missing
 
 

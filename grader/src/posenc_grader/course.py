@@ -18,7 +18,7 @@ from pathlib import Path
 
 # Where the course is looked for when none is given: the current folder's exercises/ (make grade runs from the
 # repository), then the one next to this package's sources (an editable install).
-DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[2] / "exercises")
+DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exercises")
 
 
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
