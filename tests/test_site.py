@@ -129,7 +129,7 @@ def test_widget_pages_load_the_anywidget_that_python_pins_from_the_site(site):
     from importlib.metadata import version
 
     python_version = version("anywidget")
-    npm = json.loads((ROOT / "package.json").read_text())["devDependencies"]["anywidget"]
+    npm = json.loads((ROOT / "package.json").read_text())["dependencies"]["anywidget"]
     assert npm == python_version, f"package.json pins anywidget {npm}, Python has {python_version}"
     assert (site / "_static" / "vendor" / f"anywidget@{python_version}" / "dist" / "index.js").is_file()
     loader = (site / "_static" / "vendor" / "widgets.js").read_text(encoding="utf-8")
