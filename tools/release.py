@@ -1,0 +1,89 @@
+#!/usr/bin/env python3
+"""Make a release: ``python tools/release.py VERSION`` (``make release VERSION=x.y.z``).
+
+Every launch link, install cell and exercise link names the git tag ``v<version>`` of ``pyproject.toml``
+(``tools/course_links.py``), so a release is one step that cannot be half done:
+
+1. refuse unless the working tree is clean and the tag ``v<VERSION>`` does not exist yet;
+2. write ``VERSION`` into ``pyproject.toml`` and ``grader/pyproject.toml`` (the two distributions share it);
+3. regenerate what names the release and is committed: the install cells and ``CITATION.cff``
+   (``tools/course_links.py``) and the student versions ``exercises/release/`` (``make exercises``);
+4. commit what changed and create the annotated tag.
+
+``VERSION`` may be the current one: a fork that has just changed the address in ``_config.yml`` runs
+``make release VERSION=<the version it has>`` to commit the regenerated links and create the tag they name.
+Pushing (``git push --follow-tags``) and publishing (``make publish``) stay the maintainer's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+PYPROJECTS = ("pyproject.toml", "grader/pyproject.toml")
+VERSION_LINE = re.compile(r'^version = "[^"]*"', re.MULTILINE)
+RELEASE = re.compile(r"\d+\.\d+\.\d+")
+
+
+def git(root: Path, *args: str) -> str:
+    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
+
+
+def problem(root: Path, version: str) -> str | None:
+    """Why ``version`` cannot be released from ``root`` now, or None."""
+    if not RELEASE.fullmatch(version):
+        return f"the version must read MAJOR.MINOR.PATCH, such as 0.4.0; got {version!r}"
+    if git(root, "status", "--porcelain"):
+        return "the working tree has uncommitted changes: commit or stash them, then release"
+    if git(root, "tag", "--list", f"v{version}"):
+        return f"the tag v{version} exists already: choose the next version"
+    return None
+
+
+def set_version(root: Path, version: str) -> None:
+    """Write ``version`` into the ``version = "..."`` line of both distributions' pyproject.toml."""
+    for name in PYPROJECTS:
+        path = root / name
+        text, count = VERSION_LINE.subn(f'version = "{version}"', path.read_text(encoding="utf-8"), count=1)
+        if count != 1:
+            raise ValueError(f"{path}: no line `version = \"...\"` to set")
+        path.write_text(text, encoding="utf-8")
+
+
+def regenerate(root: Path) -> None:
+    """The committed files that name the release: install cells, CITATION.cff, exercises/release/."""
+    subprocess.run([sys.executable, str(root / "tools" / "course_links.py"), "--root", str(root)], check=True)
+    subprocess.run([sys.executable, "-m", "posenc_grader.release", "--course", str(root / "exercises")], check=True)
+
+
+def release(root: Path, version: str) -> str:
+    """Bump, regenerate, commit and tag; return the tag."""
+    reason = problem(root, version)
+    if reason:
+        raise SystemExit(f"release: {reason}")
+    set_version(root, version)
+    regenerate(root)
+    tag = f"v{version}"
+    git(root, "add", "--all")
+    if git(root, "status", "--porcelain"):
+        git(root, "commit", "--quiet", "-m", f"Release {version}: every link and install cell names {tag}")
+    git(root, "tag", "--annotate", tag, "-m", f"Release {version}")
+    return tag
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("version", help="MAJOR.MINOR.PATCH, without the leading v")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
+    args = parser.parse_args(argv)
+    tag = release(args.root, args.version)
+    print(f"tagged {tag}; now `git push --follow-tags` and `make publish` (or let the publish workflow run)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
