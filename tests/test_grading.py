@@ -565,6 +565,7 @@ def test_progress_lines_show_escape_sequences_in_names_as_text(graded, tmp_path,
     terminal = capfd.readouterr()
     assert "\x1b" not in terminal.out + terminal.err
     assert "mallory\\x1b]52;c;cG9zZW5j\\x07\\x1b[2J" in terminal.err
+    assert "mallory\\x1b]52;c;cG9zZW5j\\x07\\x1b[2J" in (tmp_path / "out" / "grades.csv").read_text()
 
 
 @needs_sandbox

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 
+from .escapes import disarm
 from .submissions import Row
 
 #: Every status, the most serious first; a row takes the most serious that applies.
@@ -176,5 +177,6 @@ class ClassRecord:
                 parts = tuple(key.split("\t"))
                 score, max_score = self.score(parts)
                 entry = self.statuses[key]
-                writer.writerow([*parts, f"{score:g}", f"{max_score:g}", entry["status"], entry["message"]])
+                cells = [*parts, f"{score:g}", f"{max_score:g}", entry["status"], entry["message"]]
+                writer.writerow([disarm(cell) for cell in cells])  # names and messages come from submissions
         return path
