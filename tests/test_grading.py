@@ -505,6 +505,17 @@ def test_a_file_only_root_may_read_stays_unreadable_in_the_kernels_own_folder(tm
     assert SECRET not in done.stdout + done.stderr
 
 
+@needs_sandbox
+def test_the_kernel_cannot_make_a_user_namespace(tmp_path):
+    """Inside one the kernel would be root of a namespace: the kernel's attack surface, and a way out of limits."""
+    sandbox.hand_over(tmp_path)
+    code = ("import ctypes, os\nlibc = ctypes.CDLL(None, use_errno=True)\n"
+            "print(libc.unshare(0x10000000), os.getuid())")  # CLONE_NEWUSER
+    done = subprocess.run(sandbox.command(tmp_path, [sys.executable, "-c", code]), capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split() == ["-1", str(sandbox.uid())], done.stderr
+
+
 def machine_secrets() -> list[str]:
     """The secrets the snooping submissions look for: ours, and the lines of /etc/shadow where we can read it."""
     shadow = Path("/etc/shadow")

@@ -6,8 +6,11 @@ A grading kernel runs the student's code, so it is started inside ``bwrap`` (Deb
   a range no account uses), with no supplementary groups and no capabilities. Run by root, the grader
   starts ``bwrap`` as root and the kernel switches to that user with ``setpriv`` (util-linux), so that it
   is no one outside either: a user namespace would map it onto root, whose files it could then read.
-  Run by anyone else, the kernel gets that uid in a user namespace of its own, in which it cannot make
-  another (``--disable-userns``, where bubblewrap has it), and outside it is the grader's user;
+  That user then enters, through a second, unprivileged ``bwrap`` that shows it the same tree, a user
+  namespace of its own in which it cannot make another (``--disable-userns``; where the machine lets no
+  unprivileged user make one, that layer is left out, as the user could not make one either).
+  Run by anyone else, the kernel gets that uid in such a user namespace directly, and outside it is the
+  grader's user;
 - a read-only view of ``/usr`` (with ``/bin``, ``/lib``, ...), of a few files of ``/etc`` that the dynamic
   loader, the clock and fontconfig read (:data:`ETC`: no passwords, keys or host configuration), of the
   Python installation and virtual environment that run the kernel, and of the ``posenc`` package;
@@ -101,17 +104,34 @@ def _bwrap_knows(option: str) -> bool:
     return option in subprocess.run([_tool("bwrap"), "--help"], capture_output=True, text=True).stdout
 
 
+def _own_user_namespace() -> list[str]:
+    """bwrap's options that put the kernel, as the sandbox's user, in a user namespace it cannot nest."""
+    user = str(uid())
+    nested = ["--disable-userns"] if _bwrap_knows("--disable-userns") else []
+    return ["--unshare-user", "--uid", user, "--gid", user, *nested, "--cap-drop", "ALL"]
+
+
 def _identity() -> tuple[list[str], list[str]]:
     """bwrap's options, and the command put before the kernel's, that make the kernel the sandbox's user."""
-    user = str(uid())
     if os.geteuid() != 0:
-        nested = ["--disable-userns"] if _bwrap_knows("--disable-userns") else []
-        return ["--unshare-user", "--uid", user, "--gid", user, *nested, "--cap-drop", "ALL"], []
+        return _own_user_namespace(), []
+    user = str(uid())
     # setpriv keeps these capabilities only until it has changed user, and empties every capability set.
     keep = [option for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for option in ("--cap-add", cap)]
     switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
               "--bounding-set=-all", "--"]
+    if _unprivileged_userns():
+        switch += [_tool("bwrap"), *_own_user_namespace(), "--die-with-parent", "--bind", "/", "/", "--"]
     return ["--cap-drop", "ALL", *keep], switch
+
+
+@functools.cache
+def _unprivileged_userns() -> bool:
+    """Whether a user other than root may make a user namespace on this machine (a sysctl, or AppArmor, may
+    forbid it): then the root-run sandbox adds a layer that takes that power from the kernel."""
+    probe = [_tool("setpriv"), f"--reuid={uid()}", f"--regid={uid()}", "--clear-groups", "--",
+             _tool("unshare"), "--user", "true"]
+    return subprocess.run(probe, capture_output=True).returncode == 0
 
 
 def hand_over(path: Path) -> None:
@@ -164,7 +184,7 @@ def problem() -> str | None:
     """Why no sandbox can be made here (one line), or None when ``bwrap`` works."""
     if not sys.platform.startswith("linux"):
         return f"the grading sandbox needs Linux (this is {sys.platform}): {NO_SANDBOX_HINT}"
-    for tool in ("bwrap", "prlimit", *(["setpriv"] if os.geteuid() == 0 else [])):
+    for tool in ("bwrap", "prlimit", *(["setpriv", "unshare"] if os.geteuid() == 0 else [])):
         if shutil.which(tool) is None:
             package = "bubblewrap" if tool == "bwrap" else "util-linux"
             return f"no {tool} found (package {package}), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
