@@ -1,4 +1,4 @@
-"""How long grading takes: one submission alone, and a class of generated submissions, with and without the sandbox.
+"""How long grading takes: one submission alone, and a class at 1 and at 2 jobs, with and without the sandbox.
 
 Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmarks/results/grading.md]
 
@@ -6,9 +6,10 @@ The class is made from the course itself (:mod:`posenc_grader.samples`): each ge
 in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
 13 students make 130 notebooks (ten assignments). The course is prepared once before timing (``nbgrader
 generate_assignment``, cached in the output folder), as it is for any second run of an instructor.
-The class is graded twice in the same run, with every kernel in the bubblewrap sandbox (the default)
-and without it (``--no-sandbox``), in alternating order over ``--rounds`` rounds, so that the ratio of
-the two is measured under the same load.
+The class is graded three times in the same run, in turn over ``--rounds`` rounds, so that the ratios are
+measured under the same load: in the bubblewrap sandbox (the default) with one job and with ``--jobs``
+jobs, and without the sandbox (``--no-sandbox``) with ``--jobs`` jobs. From the throughputs (notebooks per
+second) the table projects the time for a class of 100, 1,000 and 10,000 submissions on this machine.
 """
 
 from __future__ import annotations
@@ -84,24 +85,32 @@ def main() -> None:
             extra.rmdir()
         alone, _ = timed(one, scratch / "out", jobs=1)
         n = make_class(course, scratch / "class", args.students)
-        runs: dict[bool, list[tuple[float, list[dict]]]] = {True: [], False: []}
+        modes = [(True, 1), (True, args.jobs), (False, args.jobs)]
+        runs: dict[tuple[bool, int], list[tuple[float, list[dict]]]] = {mode: [] for mode in modes}
         for number in range(args.rounds):
-            for sandboxed in ((False, True) if number % 2 == 0 else (True, False)):
-                out = scratch / f"out-{number}-{sandboxed}"
+            for sandboxed, jobs in (modes if number % 2 == 0 else modes[::-1]):
+                out = scratch / f"out-{number}-{sandboxed}-{jobs}"
                 shutil.copytree(scratch / "out" / ".grading" / "prepared", out / ".grading" / "prepared")
-                runs[sandboxed].append(timed(scratch / "class", out, jobs=args.jobs, sandboxed=sandboxed))
+                runs[sandboxed, jobs].append(timed(scratch / "class", out, jobs=jobs, sandboxed=sandboxed))
     total = {mode: sum(seconds for seconds, _ in done) / len(done) for mode, done in runs.items()}
+    rate = {mode: n / seconds for mode, seconds in total.items()}
+    many = (True, args.jobs)
     table = "\n".join([
         "| measurement | value |", "|---|---|",
         f"| preparing the course (generate_assignment, once) | {preparing:.1f} s |",
         f"| one submission alone, in the sandbox (whole run, 1 job) | {alone:.1f} s |",
-        *(f"| {n} submissions, {args.jobs} jobs, {label}: total | {total[mode]:.0f} s "
-          f"({total[mode] / n:.2f} s per submission) |" for mode, label in ((True, "sandboxed"),
-                                                                        (False, "without the sandbox"))),
-        f"| the sandbox's cost: sandboxed / without, same run | {total[True] / total[False]:.2f} |",
-        f"| per-submission latency, sandboxed: median / 95th percentile / max | {latencies(runs[True][-1][1])} |",
+        *(f"| {n} submissions, {jobs} job{'s' * (jobs > 1)}, {'sandboxed' if sandboxed else 'without the sandbox'}: "
+          f"total | {total[sandboxed, jobs]:.0f} s ({rate[sandboxed, jobs]:.2f} notebooks per second) |"
+          for sandboxed, jobs in modes),
+        f"| {args.jobs} jobs against 1, sandboxed: speed-up, same run | {rate[many] / rate[True, 1]:.2f}x |",
+        f"| the sandbox's cost: sandboxed / without, {args.jobs} jobs, same run | "
+        f"{total[many] / total[False, args.jobs]:.2f} |",
+        f"| per-submission latency, sandboxed, {args.jobs} jobs: median / 95th percentile / max | "
+        f"{latencies(runs[many][-1][1])} |",
+        *(f"| projected: {size:,} submissions, sandboxed, {args.jobs} jobs | {size / rate[many] / 60:.0f} min |"
+          for size in (100, 1_000, 10_000)),
         "", f"Measured on {platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
-        f"{time.strftime('%Y-%m-%d')}, {args.rounds} round(s) in each mode, alternating.",
+        f"{time.strftime('%Y-%m-%d')}, {args.rounds} round(s) in each mode, in turn.",
     ])
     print(table)
     if args.write:
