@@ -1,8 +1,9 @@
 """The processes a grading kernel leaves running after a cell: found from ``/proc``, and killed.
 
 A cell may start processes that outlive it: a pool, a detached server, the copies of a fork bomb. In
-the sandbox, ``bwrap`` starts the sandbox's init (PID 1 inside), whose first child is the kernel; any
-other process there descends from the kernel or is an orphan the init adopted. Killed, a child of the
+the sandbox, ``bwrap`` starts the sandbox's init (PID 1 inside), whose first child is the kernel (run by root,
+through a second, unprivileged ``bwrap`` whose one child is the kernel); any other process there
+descends from the kernel or is an orphan the init adopted. Killed, a child of the
 kernel stays a zombie until the kernel waits for it, which a student's kernel need not do: it still
 counts towards the kernel's process limit, but runs no more.
 """
@@ -11,6 +12,7 @@ from __future__ import annotations
 
 import contextlib
 import os
+import shutil
 import signal
 import time
 from pathlib import Path
@@ -40,6 +42,23 @@ def _state(pid: int) -> tuple[float, str]:
         return float("inf"), psutil.STATUS_DEAD
 
 
+def _through_bwrap(pid: int) -> int:
+    """``pid``, or the process below it where ``pid`` is a ``bwrap`` (the root-run sandbox's second layer): the
+    kernel. Told by the program it runs, which the kernel cannot change without ceasing to be the kernel."""
+    bwrap = shutil.which("bwrap")
+    while bwrap is not None:
+        try:
+            if psutil.Process(pid).exe() != os.path.realpath(bwrap):
+                break
+        except psutil.Error:
+            break
+        below = sorted(children(pid), key=_state)
+        if not below:
+            break
+        pid = below[0]
+    return pid
+
+
 def leftovers(launched: int, sandboxed: bool) -> list[int]:
     """The pids of the processes that run besides the kernel started as ``launched`` (a pid).
 
@@ -48,7 +67,7 @@ def leftovers(launched: int, sandboxed: bool) -> list[int]:
     if sandboxed:
         inits = children(launched)
         adopted = sorted(children(inits[0]), key=_state) if inits else []
-        kernel, pending = adopted[:1], adopted[1:]
+        kernel, pending = [_through_bwrap(pid) for pid in adopted[:1]], adopted[1:]
     else:
         kernel, pending = [launched], []
     pending += [child for pid in kernel for child in children(pid)]
