@@ -64,6 +64,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     def say(line: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
         show(disarm(line))
 
+    say(f"sandbox: {sandbox.describe()}" if sandboxed else "no sandbox (--no-sandbox): student code runs as you")
     the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / ".grading" / "prepared")

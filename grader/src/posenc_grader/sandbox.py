@@ -27,6 +27,15 @@ A grading kernel runs the student's code, so it is started inside ``bwrap`` (Deb
 The grader talks to the kernel over ZeroMQ's ``ipc`` transport (Unix sockets in ``private``): TCP on
 the loopback of the sandbox's own network namespace cannot be reached from outside. The kernel's
 resource limits are set by ``prlimit`` inside the sandbox (:func:`posenc_grader.execute.limited`).
+
+**Inside a container** (Docker, as Gradescope runs its autograders), bubblewrap usually cannot make
+namespaces, and the grader runs as root. There, and only where the variable ``POSENC_GRADER_FALLBACK``
+is ``setpriv`` (set by whoever first closed to other users what the kernel must not read, as
+:mod:`posenc_grader.gradescope` does with the course sources), :func:`kind` is ``"setpriv"``: the kernel
+is the same user of its own (``setpriv``, with no groups, no capabilities and ``--no-new-privs``), under
+the same ``prlimit`` limits, and below an init of :mod:`posenc_grader.reaper` that kills whatever it
+leaves behind; but it shares the machine's file system, where it reads what any user may read, and its
+network. :func:`describe` says which sandbox runs, and the grader prints it.
 """
 
 from __future__ import annotations
@@ -37,9 +46,12 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 NO_SANDBOX_HINT = "install bubblewrap (apt-get install bubblewrap), or pass --no-sandbox to grade without one"
+#: The environment variable that permits the in-container sandbox where bubblewrap cannot run (see the module).
+FALLBACK = "POSENC_GRADER_FALLBACK"
 #: What the kernel sees of ``/etc``: the dynamic loader's cache and search path, the time zone, fontconfig's setup.
 ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "fonts")
 #: The sandbox's user: getpass and the like read these variables first, so no ``/etc/passwd`` is needed.
@@ -147,10 +159,25 @@ def hand_over(path: Path) -> None:
 
 
 def command(private: Path, argv: list[str]) -> list[str]:
-    """``argv`` wrapped in ``bwrap``: the sandbox described in this module, working in ``private``.
+    """``argv`` wrapped in the sandbox of :func:`kind` (see the module), working in ``private``.
 
     When the grader is root, ``private`` must have been handed over (:func:`hand_over`).
     """
+    return _setpriv_command(argv) if kind() == "setpriv" else _bwrap_command(private, argv)
+
+
+def _setpriv_command(argv: list[str]) -> list[str]:
+    """``argv`` as the sandbox's user, below the init of :mod:`posenc_grader.reaper` (run by root)."""
+    user = str(uid())
+    switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
+              "--bounding-set=-all", "--no-new-privs", "--"]
+    reaper = str(Path(__file__).with_name("reaper.py"))
+    # JPY_PARENT_PID=1, as in bubblewrap: the kernel's parent is the init, not the grader (see _bwrap_command)
+    return [sys.executable, "-I", "-S", reaper, *switch, _tool("env"), "JPY_PARENT_PID=1", *argv]
+
+
+def _bwrap_command(private: Path, argv: list[str]) -> list[str]:
+    """``argv`` wrapped in ``bwrap``, working in ``private``."""
     options, switch = _identity()
     args = [_tool("bwrap"), "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
             "--die-with-parent", *options, *_system_mounts(), "--proc", "/proc", "--dev", "/dev",
@@ -180,22 +207,56 @@ def environment(threads: dict[str, str]) -> dict[str, str]:
 
 
 @functools.cache
+def kind() -> str:
+    """The sandbox that kernels run in: ``"bubblewrap"``, or ``"setpriv"`` where bubblewrap cannot make one, the
+    grader is root, and ``POSENC_GRADER_FALLBACK=setpriv`` permits the weaker sandbox (see the module)."""
+    permitted = os.environ.get(FALLBACK) == "setpriv" and os.geteuid() == 0
+    return "setpriv" if permitted and _bwrap_problem() is not None else "bubblewrap"
+
+
+def describe() -> str:
+    """One line for the grader's output: which sandbox the kernels run in, and what it leaves open."""
+    if kind() == "bubblewrap":
+        return ("bubblewrap: each kernel is an unprivileged user of its own, sees the system, the Python environment "
+                "and its own folder, and has no network")
+    return (f"setpriv, the in-container sandbox (bubblewrap cannot run here; {FALLBACK}=setpriv permits it): each "
+            "kernel is an unprivileged user of its own with no groups and no capabilities, under prlimit's limits, "
+            "and nothing it starts outlives it; it reads every file that any user may read, and has the network")
+
+
+@functools.cache
 def problem() -> str | None:
-    """Why no sandbox can be made here (one line), or None when ``bwrap`` works."""
+    """Why no sandbox can be made here (one line), or None when the sandbox of :func:`kind` works."""
+    if kind() == "bubblewrap":
+        return _bwrap_problem()
+    for tool in ("setpriv", "prlimit", "env"):
+        if shutil.which(tool) is None:
+            return f"no {tool} found (package util-linux), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
+    return _probe(lambda _, argv: _setpriv_command(argv), "the in-container sandbox (setpriv)")
+
+
+@functools.cache
+def _bwrap_problem() -> str | None:
+    """Why bubblewrap cannot make a sandbox here (one line), or None when it can."""
     if not sys.platform.startswith("linux"):
         return f"the grading sandbox needs Linux (this is {sys.platform}): {NO_SANDBOX_HINT}"
     for tool in ("bwrap", "prlimit", *(["setpriv", "unshare"] if os.geteuid() == 0 else [])):
         if shutil.which(tool) is None:
             package = "bubblewrap" if tool == "bwrap" else "util-linux"
             return f"no {tool} found (package {package}), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
+    return _probe(_bwrap_command, "bwrap")
+
+
+def _probe(wrap: Callable[[Path, list[str]], list[str]], name: str) -> str | None:
+    """Why the sandbox that ``wrap(private, argv)`` puts ``argv`` in cannot run Python here (one line), or None."""
     with tempfile.TemporaryDirectory(prefix="posenc-sandbox-") as private:
         hand_over(Path(private))
+        argv = [sys.executable, "-c", "print('ok')"]
         try:
-            done = subprocess.run(command(Path(private), [sys.executable, "-c", "print('ok')"]),
-                                  capture_output=True, text=True, timeout=60)
+            done = subprocess.run(wrap(Path(private), argv), capture_output=True, text=True, timeout=60, cwd=private)
         except (OSError, subprocess.TimeoutExpired) as error:
-            return f"bwrap could not be started ({error}): {NO_SANDBOX_HINT}"
+            return f"{name} could not be started ({error}): {NO_SANDBOX_HINT}"
     if done.returncode != 0 or done.stdout.strip() != "ok":
         reason = (done.stderr.strip().splitlines() or [f"exit code {done.returncode}"])[-1]
-        return f"bwrap is installed but cannot make a sandbox here ({reason}): {NO_SANDBOX_HINT}"
+        return f"{name} is installed but cannot make a sandbox here ({reason}): {NO_SANDBOX_HINT}"
     return None

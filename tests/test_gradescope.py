@@ -1,0 +1,407 @@
+"""Gradescope's autograder (:mod:`posenc_grader.gradescope`), run as Gradescope runs it, held against ``make grade``.
+
+The zip of ``ch04_rotation`` is built once and checked as it is: its two scripts at the root, and the lock and
+wheels that ``setup.sh`` installs. Then, as Gradescope does, an *image* is made from it once (the zip unpacked
+in ``/autograder/source`` and the course prepared by ``setup.sh``'s last step; its installation steps are left
+out, since they would install this very environment), and each submission is graded in a *container* of its
+own: ``/autograder`` is a fresh copy of the image in a temporary folder, bound at ``/autograder`` by a
+bubblewrap sandbox that root starts with Docker's default capabilities only (no ``CAP_SYS_ADMIN``, so that
+bubblewrap cannot run inside, as in Gradescope's Docker containers), which runs ``/autograder/run_autograder``.
+
+The submissions: a perfect one under another name, the blank student version, a wrong answer, a cheat of
+``tests/cheats.py``, and an attack on ``/autograder`` (the hidden tests, the results, a root-only file, the
+grader's environment, a process left behind, a link to the hidden tests beside the notebook). The same
+notebooks are graded by :func:`posenc_grader.grade_class` (``make grade``, in bubblewrap), and every score
+must agree, cell for cell. ``benchmarks/gradescope.py`` does the same for the whole gallery of
+``tests/test_grading.py``.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import re
+import secrets
+import shutil
+import subprocess
+import sys
+import zipfile
+from concurrent.futures import ThreadPoolExecutor
+from pathlib import Path
+
+import cheats
+import jsonschema
+import nbformat
+import pytest
+
+from posenc_grader import gradescope, samples, sandbox
+from posenc_grader.course import HIDDEN_TESTS, Course
+
+pytestmark = pytest.mark.grader
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = Course.find(ROOT / "exercises")
+ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
+HIDDEN = f"/autograder/source/course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"  # the hidden tests, in the container
+VENV_PYTHON = "/opt/posenc-grader/bin/python"  # where setup.sh installs, and run_autograder runs
+ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
+OUTLIVED = "posenc-outlived"  # what a process left behind by a cell would write into /tmp a second later
+#: Docker's default capabilities of a container's root (moby's defaults): no CAP_SYS_ADMIN, no namespaces.
+DOCKER_CAPABILITIES = ("CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NET_RAW", "SETGID", "SETUID", "SETFCAP",
+                       "SETPCAP", "NET_BIND_SERVICE", "SYS_CHROOT", "KILL", "AUDIT_WRITE")
+needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("bwrap") is None or sandbox.problem() is not None,
+                                reason="the container is a bubblewrap sandbox that root starts, and make grade's "
+                                       "bubblewrap sandbox grades beside it (`make test` runs as root in CI)")
+
+VISIBILITY = {"enum": ["hidden", "after_due_date", "after_published", "visible"]}
+#: results.json as Gradescope's specification documents it (gradescope-autograders.readthedocs.io/en/latest/specs/):
+#: no field of another name, a top-level score or a score on every test.
+SCHEMA = {
+    "type": "object", "additionalProperties": False,
+    "properties": {
+        "score": {"type": "number"}, "execution_time": {"type": "number"}, "output": {"type": "string"},
+        "visibility": VISIBILITY, "stdout_visibility": VISIBILITY, "extra_data": {"type": "object"},
+        "leaderboard": {"type": "array"},
+        "tests": {"type": "array", "items": {
+            "type": "object", "additionalProperties": False,
+            "properties": {"score": {"type": "number"}, "max_score": {"type": "number"}, "name": {"type": "string"},
+                           "number": {"type": "string"}, "output": {"type": "string"},
+                           "tags": {"type": "array", "items": {"type": "string"}}, "visibility": VISIBILITY,
+                           "extra_data": {"type": "object"}}}}},
+    "anyOf": [{"required": ["score"]}, {"required": ["tests"], "properties": {"tests": {"items": {
+        "required": ["score"]}}}}],
+}
+
+ATTACK = """
+import glob, os, subprocess, sys
+print("ids", os.getuid(), os.getgid(), os.getgroups())
+
+def attempt(name, action):
+    try:
+        action()
+    except Exception as error:
+        print(f"ATTACK {name}: failed ({error!r})")
+    else:
+        print(f"ATTACK {name}: succeeded")
+
+def environment():
+    seen = [repr(dict(os.environ))]
+    for path in glob.glob("/proc/*/environ"):
+        try:
+            seen.append(open(path, "rb").read().decode(errors="replace"))
+        except OSError:
+            pass
+    assert any(ENV_NAME in text for text in seen), "no variable of the grader in sight"
+
+attempt("read the hidden tests", lambda: print(len(open(HIDDEN).read())))
+attempt("list /autograder", lambda: print(os.listdir("/autograder")))
+attempt("write the results", lambda: open("/autograder/results/results.json", "w").write('{"score": 100}'))
+attempt("read the submission's metadata", lambda: print(open("/autograder/submission_metadata.json").read()))
+attempt("read a root-only file", lambda: print(open("/etc/shadow").read()))
+attempt("read the grader's environment", environment)
+subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1); open('/tmp/OUTLIVED', 'w').write('x')"],
+                 start_new_session=True)
+""".replace("ENV_NAME", repr(ENV_NAME)).replace("HIDDEN", repr(HIDDEN)).replace("OUTLIVED", OUTLIVED)
+
+
+def read(kind: str) -> nbformat.NotebookNode:
+    return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
+
+
+def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
+    """The rotation notebook with the model answers, some of them replaced by ``answers``."""
+    return samples.filled(read("release"), {**samples.solutions(read("source")), **(answers or {})})
+
+
+def handed_in() -> dict[str, tuple[str, nbformat.NotebookNode]]:
+    """``{student: (file name, notebook)}``: the submissions graded both ways."""
+    models = samples.solutions(read("source"))
+    leak = (f"def rope_score(q, k, m, n, theta):\n"  # the hidden tests, as the message its test would show
+            f"    raise RuntimeError(open({HIDDEN!r}).read().split({HIDDEN_TESTS[0]!r})[1][:1000])")
+    attack = solved({"ch04_rope_score": leak})
+    attack.cells.append(nbformat.v4.new_code_cell(ATTACK))
+    return {
+        "perfect": ("My homework.ipynb", solved()),
+        "blank": (f"{NOTEBOOK}.ipynb", read("release")),
+        "wrong": (f"{NOTEBOOK} (1).ipynb", solved({
+            "ch04_rotation": (ROOT / "tests" / "wrong_solutions" / ASSIGNMENT / "clockwise.py").read_text()})),
+        "cheat": (f"{NOTEBOOK}.ipynb", samples.filled(read("release"), {
+            answer: cheats.cheat("frames", cheats.names(models[answer]))
+            for answer in samples.autograded_answers(read("source"))})),
+        "attack": (f"{NOTEBOOK}.ipynb", attack),
+    }
+
+
+EXPECTED = {"perfect": 6, "blank": 0, "wrong": 3, "cheat": 0, "attack": 3}  # of the 6 autograded points
+
+
+# ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------
+
+def _bind(option: str, source: Path | str, dest: Path | str) -> list[str]:
+    """bwrap's ``option`` binding ``source`` at ``dest``, after folders for its parents that anyone may enter."""
+    parents = [str(parent) for parent in reversed(Path(dest).parents) if parent != Path("/")]
+    return [*(arg for parent in parents for arg in ("--dir", parent)), option, str(source), str(dest)]
+
+
+def _mirror(path: str) -> list[str]:
+    if os.path.islink(path):
+        return ["--symlink", os.readlink(path), path]
+    return ["--ro-bind", path, path] if os.path.exists(path) else []
+
+
+def container(autograder: Path, tmp: Path, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+    """Run ``command`` as Gradescope runs ``run_autograder``: root, in ``/autograder`` (a bind of ``autograder``).
+
+    The container sees the system and ``/etc`` read-only, this checkout and its Python (its virtual
+    environment also at ``/opt/posenc-grader``, where setup.sh installs), ``tmp`` as ``/tmp``, and its own
+    processes; its root keeps Docker's default capabilities only.
+    """
+    base = os.path.realpath(sys.base_prefix)
+    args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
+            "--ro-bind", "/usr", "/usr"]
+    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
+        args += _mirror(top)
+    args += ["--ro-bind", "/etc", "/etc", *_bind("--ro-bind", base, base),
+             *_bind("--ro-bind", sys.prefix, sys.prefix), *_bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
+             *_bind("--ro-bind", ROOT, ROOT), "--bind", str(tmp), "/tmp", "--proc", "/proc", "--dev", "/dev",
+             "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
+    for capability in DOCKER_CAPABILITIES:
+        args += ["--cap-add", f"CAP_{capability}"]
+    return subprocess.run([*args, "--", *command], env=env, capture_output=True, text=True, timeout=900)
+
+
+def environment() -> dict[str, str]:
+    """The container's environment: this checkout's sources first (Gradescope's has its installed wheels)."""
+    return {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
+            "PYTHONPATH": f"{ROOT / 'src'}:{ROOT / 'grader' / 'src'}", ENV_NAME: ENV_SECRET}
+
+
+def image(zip_path: Path, folder: Path) -> Path:
+    """``/autograder`` as Gradescope builds it from ``zip_path``: the zip in ``source/``, ``run_autograder`` beside
+    it, and setup.sh's last step done (the course prepared); the folder that holds it."""
+    source = folder / "autograder" / "source"
+    source.mkdir(parents=True)
+    with zipfile.ZipFile(zip_path) as archive:
+        archive.extractall(source)
+    for script in ("setup.sh", "run_autograder"):
+        (source / script).chmod(0o755)
+    shutil.copy2(source / "run_autograder", folder / "autograder" / "run_autograder")
+    (folder / "tmp").mkdir(mode=0o1777)
+    (folder / "tmp").chmod(0o1777)
+    done = container(folder / "autograder", folder / "tmp",
+                     [VENV_PYTHON, "-P", "-m", "posenc_grader.gradescope", "--setup", "/autograder/source"],
+                     environment())
+    assert done.returncode == 0, done.stderr[-3000:]
+    return folder / "autograder"
+
+
+def submit(built: Path, files: dict[str, nbformat.NotebookNode], folder: Path, links: dict[str, str] | None = None,
+           command: list[str] | None = None) -> dict:
+    """Grade ``files`` (and ``links``, names to targets) in a fresh container of the image ``built``.
+
+    Returns ``results`` (results.json), ``stdout`` (what Gradescope keeps for instructors), ``root`` (the
+    container's ``/autograder``, with the grader's work folder) and ``tmp`` (its ``/tmp``).
+    """
+    root, tmp = folder / "autograder", folder / "tmp"
+    shutil.copytree(built, root, symlinks=True)
+    (root / "submission").mkdir()
+    (root / "results").mkdir()
+    tmp.mkdir()
+    tmp.chmod(0o1777)
+    for name, notebook in files.items():
+        nbformat.write(notebook, str(root / "submission" / name))
+    for name, target in (links or {}).items():
+        (root / "submission" / name).symlink_to(target)
+    metadata = {"id": 123456, "created_at": "2026-12-01T14:22:32.365935-07:00",
+                "assignment": {"title": ASSIGNMENT, "total_points": "12.0", "submission_method": "upload"},
+                "users": [{"email": "student@example.com", "id": 1234, "name": "Student User"}],
+                "previous_submissions": []}
+    (root / "submission_metadata.json").write_text(json.dumps(metadata))
+    done = container(root, tmp, command or ["/autograder/run_autograder"], environment())
+    results = root / "results" / "results.json"
+    return {"results": json.loads(results.read_text()) if results.is_file() else None, "code": done.returncode,
+            "stdout": done.stdout + done.stderr, "root": root, "tmp": tmp}
+
+
+# ---- the runs -------------------------------------------------------------------------------------------------------
+
+@pytest.fixture(scope="module")
+def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
+    return handed_in()
+
+
+@pytest.fixture(scope="module")
+def autograder_zip(tmp_path_factory) -> Path:
+    (path,) = gradescope.build([ASSIGNMENT], tmp_path_factory.mktemp("zips"), course=COURSE.root, repository=ROOT)
+    return path
+
+
+@pytest.fixture(scope="module")
+def runs(autograder_zip, submissions, tmp_path_factory) -> dict[str, dict]:
+    """Each submission graded in a container of its own, two at a time; and, under ``refused``, the blank
+    notebook graded by ``--run`` without run_autograder's permission of the in-container sandbox."""
+    folder = tmp_path_factory.mktemp("gradescope")
+    built = image(autograder_zip, folder / "image")
+    jobs = {student: ({name: notebook}, {"answers.ipynb": HIDDEN} if student == "attack" else None, None)
+            for student, (name, notebook) in submissions.items()}
+    jobs["refused"] = ({f"{NOTEBOOK}.ipynb": read("release")}, None,
+                       [VENV_PYTHON, "-P", "-m", "posenc_grader.gradescope", "--run", "/autograder"])
+    with ThreadPoolExecutor(2) as pool:
+        done = pool.map(lambda item: submit(built, item[1][0], folder / item[0], item[1][1], item[1][2]), jobs.items())
+        return dict(zip(jobs, done, strict=True))
+
+
+@pytest.fixture(scope="module")
+def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, dict[str, dict]]:
+    """The same notebooks graded by ``make grade`` (grade_class, bubblewrap): its output folder and its rows."""
+    from posenc_grader import grade_class
+
+    root = tmp_path_factory.mktemp("make-grade")
+    shutil.copytree(prepared_course, root / "out" / ".grading" / "prepared")
+    for student, (name, notebook) in submissions.items():
+        (root / "submissions" / student / ASSIGNMENT).mkdir(parents=True)
+        nbformat.write(notebook, str(root / "submissions" / student / ASSIGNMENT / name))
+    rows = grade_class(root / "submissions", root / "out", jobs=2, progress=lambda line: None)
+    return root / "out", {row["student"]: row for row in rows}
+
+
+def gradebook_scores(out: Path, student: str) -> dict[str, tuple[float, float]]:
+    """``{grade cell id: (score, max score)}`` from ``make grade``'s class gradebook, through nbgrader's API."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+        submission = gb.find_submission_notebook(NOTEBOOK, ASSIGNMENT, student)
+        return {g.name: (g.score, g.max_score) for g in submission.grades}
+
+
+def hidden_lines() -> list[str]:
+    """The lines of the hidden tests of the assignment's source that say something (not brackets or blanks)."""
+    lines = []
+    for cell in read("source").cells:
+        if HIDDEN_TESTS[0] in cell.source:
+            region = cell.source.split(HIDDEN_TESTS[0], 1)[1].split(HIDDEN_TESTS[1], 1)[0]
+            lines += [line.strip() for line in region.splitlines() if len(line.strip()) > 25]
+    return lines
+
+
+def printed(run: dict) -> str:
+    """What the submission's code cells printed in the container (from the grader's autograded notebook)."""
+    autograded = run["root"] / "work" / "out" / "autograded" / "submission" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+    nb = nbformat.read(str(autograded), as_version=4)
+    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
+
+
+# ---- the zip, as it is ----------------------------------------------------------------------------------------------
+
+def test_the_zip_holds_setup_and_run_autograder_at_its_root_and_one_assignment(autograder_zip):
+    with zipfile.ZipFile(autograder_zip) as archive:
+        modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+    assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111  # executable, at the root
+    course = sorted(name for name in modes if name.startswith("course/"))
+    assert course == ["course/nbgrader_config.py", f"course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"]
+    assert {name.split("/")[0] for name in modes} == {"setup.sh", "run_autograder", "requirements.txt", "config.json",
+                                                      "wheels", "course"}
+
+
+def pins(text: str) -> set[str]:
+    return {line.split(" ")[0] for line in text.splitlines() if re.match(r"^[A-Za-z0-9_.\-]+==", line)}
+
+
+def test_setup_installs_the_graders_lock_and_this_releases_wheels(autograder_zip):
+    lock = (ROOT / "requirements" / "grader.txt").read_text()
+    version = re.search(r'^version = "(.+?)"', (ROOT / "grader" / "pyproject.toml").read_text(), re.M)[1]
+    with zipfile.ZipFile(autograder_zip) as archive:
+        requirements = archive.read("requirements.txt").decode()
+        setup, run = archive.read("setup.sh").decode(), archive.read("run_autograder").decode()
+        wheels = sorted(name for name in archive.namelist() if name.startswith("wheels/"))
+    assert pins(requirements) == pins(lock) and len(pins(lock)) > 100 and "-e " not in requirements
+    assert "torch==" in requirements  # the lock pins what the grading kernel offers students
+    assert wheels == [f"wheels/posenc-{version}-py3-none-any.whl", f"wheels/posenc_grader-{version}-py3-none-any.whl"]
+    install = " ".join(setup.split("pip install", 1)[1].split("\n/opt", 1)[0].split())
+    assert "--no-deps" in install and "--requirement requirements.txt wheels/*.whl" in install, install
+    assert f"{VENV_PYTHON.removesuffix('/bin/python')}" in setup and f"exec {VENV_PYTHON} " in run
+    assert setup.rstrip().endswith(f"{VENV_PYTHON} -m posenc_grader.gradescope --setup /autograder/source")
+    assert "POSENC_GRADER_FALLBACK=setpriv" in run and "--run /autograder" in run
+    for script in (setup, run):
+        assert subprocess.run(["bash", "-n"], input=script, text=True).returncode == 0
+
+
+# ---- graded in Gradescope's containers ------------------------------------------------------------------------------
+
+@needs_root
+@pytest.mark.parametrize("student", [*EXPECTED, "refused"])
+def test_results_follow_gradescopes_documented_schema(runs, student):
+    assert runs[student]["results"] is not None, runs[student]["stdout"][-3000:]
+    jsonschema.validate(runs[student]["results"], SCHEMA)
+
+
+@needs_root
+@pytest.mark.parametrize("student", EXPECTED)
+def test_gradescope_and_make_grade_agree_cell_for_cell(runs, made_grade, student):
+    out, rows = made_grade
+    results, host = runs[student]["results"], gradebook_scores(out, student)
+    autograded = {t["extra_data"]["cell"]: (t["score"], t["max_score"]) for t in results["tests"]
+                  if "by_hand" not in t["extra_data"]}
+    by_hand = {t["extra_data"]["cell"]: t["extra_data"]["by_hand"] for t in results["tests"]
+               if "by_hand" in t["extra_data"]}
+    assert autograded == {cell: host[cell] for cell in autograded}
+    assert by_hand == {cell: host[cell][1] for cell in by_hand} and set(autograded) | set(by_hand) == set(host)
+    assert results["score"] == rows[student]["score"] == EXPECTED[student], results["output"]
+    assert results["extra_data"]["statuses"] == {f"{NOTEBOOK}.ipynb": rows[student]["status"]}
+    assert rows[student]["message"] in results["output"]
+
+
+@needs_root
+def test_written_answers_are_left_to_hand_grading_on_gradescope(runs):
+    results = runs["perfect"]["results"]
+    written = [t for t in results["tests"] if "by_hand" in t["extra_data"]]
+    assert [(t["score"], t["max_score"], t["extra_data"]["by_hand"]) for t in written] == [(0, 0, 3), (0, 0, 3)]
+    assert all("by hand" in t["output"] for t in written)
+    assert results["output"].startswith("6/6 autograded, 6 by hand pending\n")
+    assert sum(t["max_score"] for t in results["tests"]) == 6
+    assert "'My homework.ipynb' graded as rotation.ipynb" in results["output"]
+
+
+@needs_root
+def test_the_kernel_ran_in_the_in_container_sandbox_as_a_user_of_its_own(runs):
+    for student in EXPECTED:
+        assert runs[student]["results"]["extra_data"]["sandbox"] == "setpriv"
+        assert "sandbox: setpriv, the in-container sandbox" in runs[student]["stdout"]
+    ids = next(line.split() for line in printed(runs["attack"]).splitlines() if line.startswith("ids "))
+    assert int(ids[1]) == int(ids[2]) >= sandbox.UID_BASE and " ".join(ids[3:]) == "[]", ids
+
+
+@needs_root
+def test_an_attack_on_autograder_fails_inside_the_container(runs):
+    run = runs["attack"]
+    attacks = [line for line in printed(run).splitlines() if line.startswith("ATTACK ")]
+    assert len(attacks) == 6 and all(": failed (" in line for line in attacks), attacks
+    assert not (run["tmp"] / OUTLIVED).exists(), "a process started by a cell outlived it"
+    tests = {t["extra_data"]["cell"]: t for t in run["results"]["tests"]}
+    assert "PermissionError: [Errno 13] Permission denied" in tests["ch04_rope_score_tests"]["output"]
+    assert run["results"]["score"] == 3 and "answers.ipynb was not graded: a link" in run["results"]["output"]
+
+
+@needs_root
+def test_no_hidden_test_and_no_secret_reaches_the_results_or_the_output(runs):
+    shadow = Path("/etc/shadow").read_text().splitlines()
+    leaks = [*hidden_lines(), HIDDEN_TESTS[0], ENV_SECRET, *(line for line in shadow if line.strip())]
+    assert len(hidden_lines()) > 10
+    for student, run in runs.items():
+        shown = json.dumps(run["results"], ensure_ascii=False) + run["stdout"]
+        assert not [text for text in leaks if text in shown], student
+
+
+@needs_root
+def test_without_run_autograders_permission_the_container_refuses_to_grade(runs):
+    run = runs["refused"]
+    assert run["results"]["score"] == 0 and run["results"]["tests"] == []
+    assert "failed" in run["results"]["output"] and "refusing to grade: bwrap" in run["stdout"]
+
+
+@needs_root
+def test_the_in_container_sandbox_is_not_chosen_where_bubblewrap_runs():
+    environment = {**os.environ, sandbox.FALLBACK: "setpriv"}
+    done = subprocess.run([sys.executable, "-c", "from posenc_grader import sandbox; print(sandbox.kind())"],
+                          env=environment, capture_output=True, text=True, timeout=120)
+    assert done.stdout.strip() == "bubblewrap", done.stderr
