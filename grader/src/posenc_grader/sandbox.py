@@ -133,7 +133,9 @@ def _identity() -> tuple[list[str], list[str]]:
     switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
               "--bounding-set=-all", "--"]
     if _unprivileged_userns():
-        switch += [_tool("bwrap"), *_own_user_namespace(), "--die-with-parent", "--bind", "/", "/", "--"]
+        # --dev-bind: bwrap mounts a plain --bind without devices, where /dev/null and /dev/urandom (which torch
+        # opens on import) would be refused
+        switch += [_tool("bwrap"), *_own_user_namespace(), "--die-with-parent", "--dev-bind", "/", "/", "--"]
     return ["--cap-drop", "ALL", *keep], switch
 
 
