@@ -318,12 +318,16 @@ def printed(run: dict) -> str:
 
 # ---- the zip, as it is ----------------------------------------------------------------------------------------------
 
-def test_the_zip_holds_setup_and_run_autograder_at_its_root_and_one_assignment(autograder_zip):
+def test_the_zip_holds_setup_and_run_autograder_at_its_root_and_the_course_and_names_its_assignment(autograder_zip):
     with zipfile.ZipFile(autograder_zip) as archive:
         modes = {info.filename: info.external_attr >> 16 for info in archive.infolist()}
+        config = json.loads(archive.read("config.json"))
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111  # executable, at the root
     course = sorted(name for name in modes if name.startswith("course/"))
-    assert course == ["course/nbgrader_config.py", f"course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"]
+    assert course == ["course/nbgrader_config.py", *sorted(
+        f"course/source/{assignment}/{notebook}.ipynb" for assignment, notebooks in COURSE.assignments().items()
+        for notebook in notebooks)]
+    assert config == {"assignment": ASSIGNMENT, "visibility": "visible"}
     assert {name.split("/")[0] for name in modes} == {"setup.sh", "run_autograder", "requirements.txt", "config.json",
                                                       "wheels", "course"}
 
@@ -423,3 +427,14 @@ def test_the_in_container_sandbox_is_not_chosen_where_bubblewrap_runs():
     done = subprocess.run([sys.executable, "-c", "from posenc_grader import sandbox; print(sandbox.kind())"],
                           env=environment, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "bubblewrap", done.stderr
+
+
+@needs_root
+def test_a_kernel_run_by_root_opens_dev_null_and_dev_urandom(tmp_path):
+    """Where bubblewrap runs, it is the sandbox: run by root, its kernel sits below a second, unprivileged bwrap,
+    whose bind of / must keep the devices (torch opens /dev/urandom on import)."""
+    sandbox.hand_over(tmp_path)
+    code = "print(len(open('/dev/urandom', 'rb').read(8)), open('/dev/null', 'rb').read())"
+    done = subprocess.run(sandbox.command(tmp_path, [sys.executable, "-c", code]), capture_output=True, text=True,
+                          timeout=60)
+    assert done.stdout.split() == ["8", "b''"], done.stderr

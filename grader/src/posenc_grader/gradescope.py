@@ -15,8 +15,9 @@ This module writes one ``autograder_<assignment>.zip`` per assignment (:func:`bu
   ``requirements/grader.txt`` less its two editable lines) with ``--no-deps``, then the wheels of posenc
   and posenc-grader of this release (``wheels/``); then it prepares the course once (:func:`prepare_image`);
 - ``run_autograder`` calls :func:`run`;
-- ``course/``: the course's ``nbgrader_config.py`` and the assignment's source notebooks (model answers,
-  hidden tests); ``config.json``: the assignment, and when students may see its results.
+- ``course/``: the course's ``nbgrader_config.py`` and source notebooks (model answers, hidden tests), all
+  of them, so that a notebook of another assignment is named as such, as ``make grade`` names it;
+  ``config.json``: the assignment graded, and when students may see its results.
 
 :func:`run` grades whatever notebooks the student handed in, under any names (the notebook is
 recognised by its cells, as by ``make grade``), with :func:`posenc_grader.grade_class`: the same hidden
@@ -120,8 +121,7 @@ def _write_zip(path: Path, course: Course, assignment: str, built: list[Path], r
         for wheel in built:
             _add(archive, f"wheels/{wheel.name}", wheel.read_bytes())
         _add(archive, "course/nbgrader_config.py", course.config_file.read_bytes())
-        folder = course.root / "source" / assignment
-        for file in sorted(p for p in folder.rglob("*") if p.is_file()):
+        for file in sorted(p for p in (course.root / "source").rglob("*") if p.is_file()):
             relative = file.relative_to(course.root)
             if not any(part.startswith(".") for part in relative.parts):
                 _add(archive, f"course/{relative.as_posix()}", file.read_bytes())
