@@ -123,15 +123,20 @@ def _own_user_namespace() -> list[str]:
     return ["--unshare-user", "--uid", user, "--gid", user, *nested, "--cap-drop", "ALL"]
 
 
+def _as_user() -> list[str]:
+    """``setpriv``, run by root, making what it runs the sandbox's user with no groups and no capabilities."""
+    user = str(uid())
+    return [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
+            "--bounding-set=-all"]
+
+
 def _identity() -> tuple[list[str], list[str]]:
     """bwrap's options, and the command put before the kernel's, that make the kernel the sandbox's user."""
     if os.geteuid() != 0:
         return _own_user_namespace(), []
-    user = str(uid())
     # setpriv keeps these capabilities only until it has changed user, and empties every capability set.
     keep = [option for cap in ("CAP_SETUID", "CAP_SETGID", "CAP_SETPCAP") for option in ("--cap-add", cap)]
-    switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
-              "--bounding-set=-all", "--"]
+    switch = [*_as_user(), "--"]
     if _unprivileged_userns():
         # --dev-bind: bwrap mounts a plain --bind without devices, where /dev/null and /dev/urandom (which torch
         # opens on import) would be refused
@@ -170,12 +175,10 @@ def command(private: Path, argv: list[str]) -> list[str]:
 
 def _setpriv_command(argv: list[str]) -> list[str]:
     """``argv`` as the sandbox's user, below the init of :mod:`posenc_grader.reaper` (run by root)."""
-    user = str(uid())
-    switch = [_tool("setpriv"), f"--reuid={user}", f"--regid={user}", "--clear-groups", "--inh-caps=-all",
-              "--bounding-set=-all", "--no-new-privs", "--"]
     reaper = str(Path(__file__).with_name("reaper.py"))
     # JPY_PARENT_PID=1, as in bubblewrap: the kernel's parent is the init, not the grader (see _bwrap_command)
-    return [sys.executable, "-I", "-S", reaper, *switch, _tool("env"), "JPY_PARENT_PID=1", *argv]
+    return [sys.executable, "-I", "-S", reaper, *_as_user(), "--no-new-privs", "--", _tool("env"), "JPY_PARENT_PID=1",
+            *argv]
 
 
 def _bwrap_command(private: Path, argv: list[str]) -> list[str]:
