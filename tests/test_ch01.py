@@ -22,3 +22,10 @@ def test_torch_multihead_attention_is_permutation_equivariant(seed):
 @pytest.mark.parametrize("layers", [1, 3])
 def test_a_stack_of_transformer_blocks_is_permutation_equivariant(layers):
     assert claims.permutation_equivariance_encoder(n=6, d=8, layers=layers, seed=layers).holds
+
+
+@given(n=st.integers(2, 9), seed=st.integers(0, 10_000))
+def test_a_causal_mask_breaks_permutation_equivariance(n, seed):
+    """The check fails with the mask for every permutation it draws (never the identity), and holds without it."""
+    assert not claims.permutation_equivariance(n=n, d=8, seed=seed, causal=True).holds
+    assert claims.permutation_equivariance(n=n, d=8, seed=seed, causal=False).holds

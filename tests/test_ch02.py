@@ -5,24 +5,49 @@ from __future__ import annotations
 
 from dataclasses import replace
 
+import nbformat
 import numpy as np
 import pytest
 import torch
+from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc.book.claims import ch02 as claims
 from posenc.book.experiments.ch02 import lagged_copy_batch, train_briefly
 from posenc.scores import toeplitz_deviation
+from posenc.sinusoidal import sinusoidal_table
+from posenc.torch_nn import LearnedPositions
+
+CHAPTER = ROOT / "chapters" / "02_absolute_or_relative.ipynb"
 
 
-def test_learned_rows_are_unrelated_and_their_scores_not_relative():
-    rows = np.random.default_rng(0).standard_normal((1024, 32))  # what a freshly initialised table holds
-    unit = rows / np.linalg.norm(rows, axis=1, keepdims=True)
-    cosines = np.delete(unit @ unit[100], 100)
-    assert np.sqrt(np.mean(cosines ** 2)) == pytest.approx(1 / np.sqrt(32), rel=0.1)
-    assert abs(cosines[100]) < 0.5  # row 101: a neighbour, yet no closer than chance
+@pytest.mark.parametrize("seed", range(10))
+def test_fresh_rows_are_unrelated_and_their_scores_not_relative(seed):
+    rows = np.random.default_rng(seed).standard_normal((1024, 32))  # what a freshly initialised table holds
+    assert claims.neighbours_no_more_alike(rows).holds
+    assert claims.cosine_size_of_random_rows(rows, 100).holds
     assert toeplitz_deviation(rows[:64] @ rows[:64].T) > 10
+
+
+def test_the_chapter_s_freshly_made_table_passes_both_row_checks():
+    torch.manual_seed(0)
+    rows = LearnedPositions(1024, 32).table.weight.detach().numpy()
+    assert claims.neighbours_no_more_alike(rows).holds
+    assert claims.cosine_size_of_random_rows(rows, 100).holds
+
+
+def test_the_row_checks_fail_on_tables_whose_rows_are_related():
+    assert not claims.neighbours_no_more_alike(sinusoidal_table(1024, 32)).holds  # neighbours alike
+    shared = np.random.default_rng(0).standard_normal((1024, 32)) + 1.0  # every row leans the same way
+    assert not claims.cosine_size_of_random_rows(shared, 100).holds
+
+
+def test_the_gpt2_table_on_the_page_is_the_smallest_gpt2s():
+    transformers = pytest.importorskip("transformers")
+    config = transformers.GPT2Config()  # the defaults are the smallest GPT-2
+    page = "\n".join(c.source for c in nbformat.read(str(CHAPTER), as_version=4).cells if c.cell_type == "code")
+    assert f"gpt2_rows, gpt2_width, d_model = {config.n_positions}, {config.n_embd}, " in page
 
 
 def test_lagged_copy_targets_are_the_tokens_lag_back():

@@ -7,7 +7,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc.book.claims import ch03 as claims
-from posenc.sinusoidal import position_vectors
+from posenc.sinusoidal import similarity
 
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
 shifts = st.floats(-1e4, 1e4, allow_nan=False)
@@ -40,8 +40,27 @@ def test_added_encoding_score_is_the_sum_of_its_four_terms(n, d_model, seed):
     assert claims.added_encoding_expansion(n, d_model, seed).holds
 
 
-@given(p=st.integers(0, 10), q=st.integers(0, 10), far=st.integers(1000, 20000), d=even_d)
-def test_far_positions_obey_the_same_identity_as_near_ones(p, q, far, d):
-    near, distant = position_vectors([p, q], d), position_vectors([p + far, q + far], d)
-    assert near[0] @ near[1] == pytest.approx(distant[0] @ distant[1], abs=1e-9)
-    assert claims.sinusoidal_offset(p + far, [q + far], d).holds
+@given(near=st.integers(0, 10), offset=st.integers(-10, 10), far=st.integers(1000, 20000), d=even_d)
+def test_far_positions_obey_the_same_identity_as_near_ones(near, offset, far, d):
+    assert claims.far_pair_matches_near_pair(near + far, near, offset, d).holds
+    assert claims.sinusoidal_offset(near + far, [near + far + offset], d).holds
+
+
+@given(n=st.integers(2, 16), d_model=even_d, seed=st.integers(0, 1000))
+def test_each_term_of_a_repeated_token_depends_on_what_the_theorem_says(n, d_model, seed):
+    assert claims.repeated_token_terms(n, d_model, seed).holds
+    assert not claims.repeated_token_terms(n, d_model, seed, repeated=False).holds
+
+
+def test_neighbours_look_more_alike_in_wider_tables_but_positions_six_apart_do_not():
+    assert claims.neighbour_similarity_grows_with_width(1).holds
+    assert not claims.neighbour_similarity_grows_with_width(6).holds
+
+
+def test_the_widths_must_increase():
+    with pytest.raises(ValueError, match="widths must increase"):
+        claims.neighbour_similarity_grows_with_width(1, [64, 16])
+
+
+def test_the_similarity_of_positions_12_and_13_at_width_64_is_the_lecture_s_reading():
+    assert f"{similarity(12, [13], 64)[0] / 32:.3f}" == "0.966"  # what the lecture's interactive table shows

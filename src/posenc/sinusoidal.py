@@ -100,7 +100,8 @@ def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -
     .. math:: \mathrm{PE}(p)\cdot\mathrm{PE}(p + b) > \mathrm{PE}(p)\cdot\mathrm{PE}(p + a),
 
     out of ``max_offset * (max_offset - 1) // 2`` pairs. Zero would mean that similarity falls steadily
-    with distance; the narrower the table, the bumpier the curve and the larger the count.
+    with distance; the narrower the table, the bumpier the curve and the larger the count, as a trend that
+    has exceptions (``d = 18`` gives more than ``d = 16``).
     """
     who = "similarity_inversions"
     max_offset, (d, base) = checks.integer(max_offset, "max_offset", who, minimum=1), checks.ladder(d, base, who)

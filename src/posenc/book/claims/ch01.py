@@ -1,6 +1,7 @@
 """The claims checked in chapter 1, *Attention sees a set*
 
-Attention(PX) = P Attention(X), for one head, for torch's multi-head attention and for a stack of encoder blocks.
+Attention(PX) = P Attention(X), for one head, for torch's multi-head attention and for a stack of encoder blocks;
+and the same check failing once a causal mask ties the head to the positions.
 """
 
 from __future__ import annotations
@@ -12,15 +13,24 @@ from posenc import attention as att
 from .result import ClaimResult, claim_result
 
 
-def permutation_equivariance(n: int = 5, d: int = 8, seed: int = 0) -> ClaimResult:
-    """Attention(PX) = P Attention(X) for self-attention with random weights and a random permutation."""
+def permutation_equivariance(n: int = 5, d: int = 8, seed: int = 0, causal: bool = False) -> ClaimResult:
+    """Attention(PX) = P Attention(X) for self-attention with random weights and a random permutation other
+    than the identity (for ``n >= 2``). With ``causal=True`` the head has a causal mask and the check fails:
+    query ``m`` of the permuted input sees other tokens than query ``m`` of the original."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d))
     w_q, w_k, w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
-    p = att.permutation_matrix(rng.permutation(n))
-    lhs = att.self_attention(p @ x, w_q, w_k, w_v)
-    rhs = p @ att.self_attention(x, w_q, w_k, w_v)
-    return claim_result("Attention(PX) = P Attention(X)", lhs - rhs)
+    order = rng.permutation(n)
+    while n > 1 and np.array_equal(order, np.arange(n)):
+        order = rng.permutation(n)
+    p = att.permutation_matrix(order)
+    mask = att.causal_mask(n) if causal else None
+
+    def head(tokens):
+        return att.attention(tokens @ w_q, tokens @ w_k, tokens @ w_v, mask=mask)
+
+    kind = "causal head: " if causal else ""
+    return claim_result(f"{kind}Attention(PX) = P Attention(X)", head(p @ x) - p @ head(x))
 
 
 def permutation_equivariance_torch(n: int = 5, d: int = 8, heads: int = 2, seed: int = 0) -> ClaimResult:

@@ -1,13 +1,49 @@
 """The claims checked in chapter 2, *Absolute or relative?*
 
-The rows of a learned table that training never reaches.
+The rows of a freshly made learned table, unrelated to each other; the rows that training never reaches.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from .result import ClaimResult, claim_result
+from .result import CHANCE, ClaimResult, claim_result
+
+
+def _unit_rows(rows) -> np.ndarray:
+    rows = np.asarray(rows, dtype=np.float64)
+    return rows / np.linalg.norm(rows, axis=1, keepdims=True)
+
+
+def neighbours_no_more_alike(rows) -> ClaimResult:
+    r"""Neighbouring rows of the table ``rows`` (shape ``(N, d)``) are no more alike than independent random
+    vectors: the mean cosine :math:`ar c = rac{1}{N-1}\sum_m \cos(e_m, e_{m+1})` is zero up to chance.
+
+    For independent rows drawn from a distribution that looks the same in every direction, each cosine has
+    mean 0 and variance :math:`1/d`, and the cosines of consecutive pairs are uncorrelated, so :math:`ar c`
+    has standard error :math:`1/\sqrt{d(N-1)}`; the tolerance is :data:`CHANCE` of them. A table whose
+    neighbouring rows are alike (the sinusoidal table of chapter 3) fails."""
+    unit = _unit_rows(rows)
+    n, d = unit.shape
+    mean_cosine = float(np.mean(np.sum(unit[1:] * unit[:-1], axis=1)))
+    return ClaimResult("mean cosine of neighbouring rows = 0 (independent rows)", abs(mean_cosine),
+                       float(CHANCE / np.sqrt(d * (n - 1))))
+
+
+def cosine_size_of_random_rows(rows, reference: int) -> ClaimResult:
+    r"""The cosines between row ``reference`` and every other row have root mean square :math:`1/\sqrt{d}`, as
+    for independent random vectors in :math:`d` dimensions.
+
+    For such vectors :math:`E[c^2] = 1/d` and :math:`\operatorname{Var}[c^2] = 2(d-1)/(d^2(d+2))`; over
+    :math:`N - 1` cosines the root mean square has standard error
+    :math:`\sqrt{\operatorname{Var}[c^2]/(N-1)}\,ig/\,(2/\sqrt{d})`, and the tolerance is :data:`CHANCE` of them."""
+    unit = _unit_rows(rows)
+    n, d = unit.shape
+    cosines = np.delete(unit @ unit[reference], reference)
+    rms = float(np.sqrt(np.mean(cosines**2)))
+    standard_error = np.sqrt(2 * (d - 1) / (d**2 * (d + 2)) / (n - 1)) / (2 / np.sqrt(d))
+    return ClaimResult(f"rms cosine of row {reference} with the others = 1/sqrt(d) = {1 / np.sqrt(d):.3f}",
+                       float(abs(rms - 1 / np.sqrt(d))), CHANCE * float(standard_error))
 
 
 def untrained_rows_unchanged(training) -> ClaimResult:

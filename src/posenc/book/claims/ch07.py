@@ -1,6 +1,7 @@
 """The claims checked in chapter 7, *A clock with many hands*
 
-The block-diagonal Theta_m, the clock's distance, shift by k as one matrix, and the complex-number view.
+The block-diagonal Theta_m, how well one hand and the whole clock tell positions apart, the clock's distance, shift
+by k as one matrix, and the complex-number view.
 """
 
 from __future__ import annotations
@@ -29,6 +30,34 @@ def norm_preserved(m: float, d: int = 64, base: float = 10000.0, seed: int = 0) 
     """:math:`\\|\\Theta_m q\\| = \\|q\\|` for a random ``q``."""
     q = np.random.default_rng(seed).standard_normal(d)
     return claim_result("||Theta_m q|| = ||q||", np.linalg.norm(rope_matrix(m, d, base) @ q) - np.linalg.norm(q))
+
+
+def fast_hand_aliases(context: int = 32768, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""On the fast hand alone (:math:`\theta = 1`), two of the positions :math:`0, \ldots, N-1` come closer
+    than the slowest hand of a ``d``-wide clock moves in one position, :math:`\theta_{d/2-1}`; the deviation is
+    how far the closest pair misses that (0 if it does not)."""
+    closest = clock.min_separation(2, n_positions=context).distance  # d = 2: the single hand theta_0 = 1
+    slowest_step = float(sinusoidal.frequencies(d, base)[-1])
+    return claim_result(f"fast hand alone: closest pair of {context:,} positions < theta_{d // 2 - 1}",
+                        max(closest - slowest_step, 0.0), 0.0)
+
+
+def slowest_hand_keeps_order(context: int = 32768, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""The slowest hand's readings :math:`m\theta_{d/2-1} \bmod 2\pi` increase strictly over the positions
+    :math:`0, \ldots, N-1`: it never completes a turn, and every position gets its own angle. The deviation
+    is the number of steps at which the reading does not increase."""
+    readings = clock.wrapped_angles(np.arange(context), float(sinusoidal.frequencies(d, base)[-1]))
+    return claim_result(f"slowest hand: readings of {context:,} positions strictly increase",
+                        np.count_nonzero(np.diff(readings) <= 0), 0.0)
+
+
+def neighbours_closest(context: int = 32768, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""On the whole clock no two of the positions :math:`0, \ldots, N-1` are closer than two neighbours:
+    :math:`D(\Delta) \ge D(1) > 0` for every offset :math:`1 \le \Delta < N`. The deviation is the number of
+    offsets closer than a neighbour (and 1 more if neighbours coincide)."""
+    distances = clock.offset_distance(np.arange(1, context), d, base)
+    return claim_result(f"whole clock: no two of {context:,} positions closer than neighbours",
+                        np.count_nonzero(distances[1:] < distances[0]) + int(distances[0] <= 0), 0.0)
 
 
 def clock_distance_depends_on_offset(n_positions: int = 512, d: int = 64, base: float = 10000.0) -> ClaimResult:

@@ -15,6 +15,7 @@ import numpy as np
 from posenc.geometry import rotation_2d
 
 TOL = 1e-12  # float64 round-off of a few operations on entries of size one
+CHANCE = 4.0  # standard errors: how far a statistic of random samples may stray from its expected value
 
 
 @dataclass(frozen=True)
