@@ -260,7 +260,7 @@ def mrope_ids(segments) -> np.ndarray:
 
 def timing_signal_is_half_layout(n_positions: int = 64, d: int = 64, max_timescale: float = 10000.0) -> ClaimResult:
     """tensor2tensor's sin | cos table is the interleaved table of the same ladder with its coordinates
-    permuted by ``interleaved_to_half``: coordinates j and j + d/2 hold sin and cos of the angle p theta'_j."""
+    permuted by ``interleaved_to_half``: coordinates j and j + d/2 hold the sine and the cosine of one angle."""
     angles = np.outer(np.arange(n_positions), timing_frequencies(d, max_timescale))
     interleaved = np.empty((n_positions, d))
     interleaved[:, 0::2], interleaved[:, 1::2] = np.sin(angles), np.cos(angles)
