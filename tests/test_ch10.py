@@ -20,8 +20,9 @@ from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc.alibi import alibi_slopes
 from posenc.book.claims import ch10 as claims
-from posenc.rotary import apply_rope
-from posenc.rotary_axes import axial_rope, partial_rope
+from posenc.rotary import apply_rope, rope_matrix
+from posenc.rotary_axes import axial_rope, mrope, partial_rope
+from posenc.scores import toeplitz_deviation
 
 seed = st.integers(0, 10_000)
 position = st.integers(-2000, 2000)
@@ -167,6 +168,33 @@ def test_axial_scores_depend_only_on_the_2d_offset(d, grid, seed):
     assert claims.axial_scores_depend_on_2d_offset(d, grid, seed).holds
 
 
+@given(rows=st.integers(1, 6), cols=st.integers(1, 6), d=st.integers(1, 16).map(lambda h: 4 * h), seed=seed)
+def test_2d_rope_patch_scores_are_block_toeplitz_with_toeplitz_blocks(rows, cols, d, seed):
+    assert claims.patch_scores_block_toeplitz(rows, cols, d, seed=seed).holds
+
+
+@given(data=st.data(), rows=st.integers(1, 6), cols=st.integers(1, 6), d=even_d, seed=seed)
+def test_mrope_patch_scores_of_one_image_are_block_toeplitz_with_toeplitz_blocks(data, rows, cols, d, seed):
+    assert claims.patch_scores_block_toeplitz(rows, cols, d, data.draw(section_sizes(d)), seed).holds
+
+
+@pytest.mark.parametrize(("rows", "cols", "seed"), [(2, 3, 0), (4, 5, 0), (3, 3, 7)])
+def test_patch_scores_in_reading_order_equal_the_two_axis_formula(rows, cols, seed):
+    d, half = 16, 8
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    r, c = np.divmod(np.arange(rows * cols), cols)  # reading order
+    expected = np.array([[q[:half] @ rope_matrix(r[b] - r[a], half) @ k[:half]
+                          + q[half:] @ rope_matrix(c[b] - c[a], half) @ k[half:] for b in range(rows * cols)]
+                         for a in range(rows * cols)]) / np.sqrt(d)
+    np.testing.assert_allclose(claims.repeated_patch_scores(rows, cols, d, seed=seed), expected, atol=1e-12)
+
+
+@pytest.mark.parametrize("sections", [None, (4, 6, 6)])
+@pytest.mark.parametrize(("rows", "cols"), [(2, 2), (2, 3), (4, 5)])
+def test_patch_scores_in_reading_order_are_not_toeplitz_as_a_whole(rows, cols, sections):
+    assert toeplitz_deviation(claims.repeated_patch_scores(rows, cols, 32, sections)) > 1e-3
+
+
 @given(data=st.data(), seq=st.integers(1, 20), d=even_d, seed=seed)
 def test_mrope_on_text_is_rope(data, seq, d, seed):
     assert claims.mrope_on_text_is_rope(seq, d, data.draw(section_sizes(d)), seed).holds
@@ -196,10 +224,21 @@ def test_the_claims_fail_on_broken_versions(monkeypatch):
     monkeypatch.setattr(claims, "mrope", ladder_per_section)
     assert not claims.partial_rotary_depends_on_offset(3, 10, 7).holds
     assert not claims.axial_scores_depend_on_2d_offset().holds
+    assert not claims.patch_scores_block_toeplitz().holds
     assert not claims.mrope_on_text_is_rope().holds
+
+
+def test_the_block_toeplitz_check_fails_when_the_width_id_is_absolute(monkeypatch):
+    def width_added(x, ids, sections):  # the width id leaks into the vector: scores see where, not only how far
+        return mrope(x, ids, sections) + 0.01 * np.asarray(ids)[2][:, None]
+
+    monkeypatch.setattr(claims, "mrope", width_added)
+    assert not claims.patch_scores_block_toeplitz(sections=(8, 12, 12)).holds
 
 
 def test_the_chapter_defaults_hold():
     assert claims.partial_rotary_depends_on_offset(0, 100, 4000).holds
     assert claims.axial_scores_depend_on_2d_offset().holds
+    assert claims.patch_scores_block_toeplitz().holds
+    assert claims.patch_scores_block_toeplitz(sections=(8, 12, 12)).holds
     assert claims.mrope_on_text_is_rope().holds

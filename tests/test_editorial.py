@@ -97,6 +97,103 @@ def test_figure_alt_texts_carry_no_typed_numbers(path):
             assert not re.search(r"\d", NAMES_WITH_NUMBERS.sub("", alt)), f"alt text with a typed number: {alt}"
 
 
+# ---- the notation page: one letter, one meaning ----
+
+NOTATION = ROOT / "appendix" / "notation.md"
+MATH_BLOCK = re.compile(r"^```+\{math\}[^\n]*\n(.*?)^```+", re.S | re.M)
+GREEK = re.compile(r"\\((?:var)?(?:alpha|beta|gamma|delta|epsilon|zeta|eta|theta|iota|kappa|lambda|mu|nu|xi|pi"
+                   r"|rho|sigma|tau|upsilon|phi|chi|psi|omega)|Gamma|Delta|Theta|Lambda|Xi|Pi|Sigma|Upsilon|Phi|Psi"
+                   r"|Omega|ell)(?![A-Za-z])")
+NAMES = re.compile(r"\\(?:text|operatorname|mathrm|texttt|mathbb|label|begin|end)\{[^{}]*\}|^:label:.*$", re.M)
+
+
+def math_of(markdown_text: str) -> list[str]:
+    """The LaTeX of every formula in a Markdown text: ``{math}`` blocks, ``$$ ... $$`` and ``$ ... $``."""
+    blocks = MATH_BLOCK.findall(markdown_text)
+    rest = re.sub(r"`[^`\n]*`", "", MATH_BLOCK.sub("", markdown_text))  # code spans hold no math
+    return blocks + [a or b for a, b in re.findall(r"\$\$(.*?)\$\$|\$([^$]+)\$", rest, re.S)]
+
+
+def letters(latex: str) -> set[str]:
+    """The single-letter symbols of a formula, Latin or Greek (``\\theta``); names in ``\\text{}`` and the like,
+    and commands such as ``\\cos``, are not letters."""
+    latex = NAMES.sub("", latex)
+    greek = {f"\\{name}" for name in GREEK.findall(latex)}
+    return greek | set(re.findall(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])", re.sub(r"\\[A-Za-z]+", " ", latex)))
+
+
+def notation_rows(page: str) -> list[str]:
+    """The Symbol column of the notation table, one cell per row."""
+    table = page.split("| Symbol | Meaning | First used |\n|---|---|---|\n")[1].split("\n\n")[0]
+    return [row.split(" | ")[0].removeprefix("| ") for row in table.splitlines()]
+
+
+def symbols(cell: str) -> list[str]:
+    """The symbols of one Symbol cell: its formulas split at top-level commas (and a bracketed pair into its
+    members), without spaces."""
+    found = []
+    for formula in math_of(cell):
+        depth, start = 0, 0
+        for i, char in enumerate(formula + ","):
+            depth += (char in "({[") - (char in ")}]")
+            if char == "," and depth == 0:
+                found.append(formula[start:i].replace(" ", ""))
+                start = i + 1
+    pairs = [s[1:-1].split(",") for s in found if s.startswith("(") and s.endswith(")")]
+    return [s for s in found if not (s.startswith("(") and s.endswith(")"))] + [m for pair in pairs for m in pair]
+
+
+def letter_of(symbol: str) -> tuple[str, bool] | None:
+    """The letter a symbol is written with, and whether it stands bare; ``None`` for a name (``\\mathrm{PE}``,
+    ``\\text{bucket}``) or a decorated letter (``\\tilde\\theta``). A prime or a subscript in words
+    (``L'``, ``N_{\\max}``, ``d_{\\text{model}}``) makes a symbol of its own."""
+    head = re.match(r"(\\[A-Za-z]+|[A-Za-z])('?)(.*)$", symbol)
+    if head is None or (head.group(1).startswith("\\") and not GREEK.fullmatch(head.group(1))):
+        return None
+    letter, prime, rest = head.groups()
+    if prime or rest[:1] not in ("", "_", "^", "(") or re.match(r"_\{?\\(?:max|min|text|mathrm)", rest):
+        return None  # a symbol of its own, or an expression such as n - m
+    return letter, rest == ""
+
+
+def letters_in_two_rows(cells: list[str]) -> list[str]:
+    """Letters that stand bare in one row of the table and are written in another, unless either row says
+    how the two are told apart ("(as ...)")."""
+    rows = [{letter_of(s) for s in symbols(cell)} - {None} for cell in cells if "(as " not in cell]
+    bare = [{letter for letter, alone in row if alone} for row in rows]
+    used = [{letter for letter, _ in row} for row in rows]
+    return sorted({letter for i, mine in enumerate(bare) for j, theirs in enumerate(used) if i != j
+                   for letter in mine & theirs})
+
+
+def test_no_symbol_appears_twice_in_the_notation_table():
+    found = [s for cell in notation_rows(NOTATION.read_text(encoding="utf-8")) for s in symbols(cell)]
+    assert len(found) > 60
+    assert sorted(s for s in set(found) if found.count(s) > 1) == []
+
+
+def test_no_letter_of_the_notation_table_stands_for_two_things():
+    assert letters_in_two_rows(notation_rows(NOTATION.read_text(encoding="utf-8"))) == []
+
+
+def test_the_notation_checks_catch_a_letter_that_means_two_things():
+    """The clash the first edition had: h for the profile's coefficients and for the row of a patch."""
+    assert letters_in_two_rows(["$h_j$", "$(h, w)$"]) == ["h"]
+    assert letters_in_two_rows(["$h_j$", "$\\mu_h$, $B^{(h)}$"]) == []  # an index is not a bare letter
+    assert letters_in_two_rows(["$s_{mn}$, $S$", "$s$ (as a factor)"]) == []
+    assert sorted(symbols("$W_Q, W_K$, $(h, w)$")) == ["W_K", "W_Q", "h", "w"]
+    assert letters("\\text{bucket}(D) + \\mu_\\tau\\cos\\alpha + \\ell") == {"D", "\\mu", "\\tau", "\\alpha", "\\ell"}
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_every_letter_in_a_chapters_math_is_on_the_notation_page(path):
+    listed = {letter for cell in notation_rows(NOTATION.read_text(encoding="utf-8"))
+              for formula in math_of(cell) for letter in letters(formula)}
+    used = {letter for text in cells(path, "markdown") for formula in math_of(text) for letter in letters(formula)}
+    assert used, "no formula found"
+    assert sorted(used - listed) == [], "add the symbol to appendix/notation.md, or use one listed there"
+
+
 # ---- code on the page ----
 
 

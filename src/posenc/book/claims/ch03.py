@@ -23,11 +23,11 @@ from posenc.sinusoidal import (
 from .result import ClaimResult, angle_tolerance, claim_result
 
 
-def sinusoidal_offset(p: float, q, d: int = 64, base: float = 10000.0) -> ClaimResult:
-    """:math:`\\mathrm{PE}(p)\\cdot\\mathrm{PE}(q) = \\sum_j\\cos(\\theta_j(p-q))`, a function of ``p - q`` alone."""
-    q = np.atleast_1d(np.asarray(q, dtype=np.float64))
-    return claim_result("PE(p).PE(q) = sum_j cos(theta_j (p - q))",
-                        similarity(p, q, d, base) - similarity_from_offset(p - q, d, base), 1e-9)
+def sinusoidal_offset(m: float, n, d: int = 64, base: float = 10000.0) -> ClaimResult:
+    """:math:`\\mathrm{PE}(m)\\cdot\\mathrm{PE}(n) = \\sum_j\\cos(\\theta_j(n-m))`, a function of ``n - m`` alone."""
+    n = np.atleast_1d(np.asarray(n, dtype=np.float64))
+    return claim_result("PE(m).PE(n) = sum_j cos(theta_j (n - m))",
+                        similarity(m, n, d, base) - similarity_from_offset(n - m, d, base), 1e-9)
 
 
 def far_pair_matches_near_pair(far: float, near: float, offset: float, d: int = 64,
@@ -90,15 +90,15 @@ def shift_blocks_turn_clockwise(k: float, d: int = 64, base: float = 10000.0) ->
 
 
 def added_encoding_expansion(n: int = 16, d_model: int = 16, seed: int = 0) -> ClaimResult:
-    r""":math:`(x_m + p_m)^\top A (x_n + p_n)` is the sum of its four terms (content and position, each
-    with each), for random content, random weights and the sinusoidal :math:`p_m`."""
+    r""":math:`(x_m + \mathrm{PE}(m))^\top A (x_n + \mathrm{PE}(n))` is the sum of its four terms (content and
+    position, each with each), for random content, random weights and the sinusoidal :math:`\mathrm{PE}(m)`."""
     rng = np.random.default_rng(seed)
     x = rng.standard_normal((n, d_model))
     w_q, w_k = (rng.standard_normal((d_model, d_model)) / np.sqrt(d_model) for _ in range(2))
     terms = added_encoding_score_terms(x, w_q, w_k)
     parts = sum(terms[name] for name in ("content-content", "content-position", "position-content",
                                          "position-position"))
-    return claim_result("(x_m+p_m)^T A (x_n+p_n) = sum of the four terms", terms["total"] - parts, 1e-10)
+    return claim_result("(x_m+PE(m))^T A (x_n+PE(n)) = sum of the four terms", terms["total"] - parts, 1e-10)
 
 
 def repeated_token_terms(n: int = 16, d_model: int = 16, seed: int = 0, repeated: bool = True) -> ClaimResult:

@@ -53,7 +53,7 @@ def rope_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, 
         return float(apply_rope(q, [a])[0] @ apply_rope(k, [b])[0]) / np.sqrt(d)
 
     relative = float(q[0] @ rope_matrix(n - m, d) @ k[0]) / np.sqrt(d)
-    return claim_result("score(m, n) = score(m + s, n + s) = q^T Theta_(n-m) k / sqrt(d)",
+    return claim_result("score(m, n) = score(m + k, n + k) = q^T Theta_(n-m) k / sqrt(d)",
                         [score(m, n) - score(m + shift, n + shift), score(m, n) - relative],
                         np.sqrt(d) * angle_tolerance(m, n, shift))
 
@@ -105,5 +105,5 @@ def rotation_form_holds(a) -> ClaimResult:
                   np.max(distances.min(axis=0), initial=0.0), np.max(distances.min(axis=1), initial=0.0)]
     # Round-off grows as an angle draws close to 0 or pi (see rotation_form's tol): 36,000 random orthogonal
     # matrices of widths 1 to 12 stayed below 1e-11 per dimension. A matrix that is not orthogonal misses by ~1.
-    return claim_result(f"P^T A P = rotations of planes and +-1 entries, d={len(a)}", deviations,
+    return claim_result(f"O^T A O = rotations of planes and +-1 entries, d={len(a)}", deviations,
                         1e-10 * max(1, len(a)))

@@ -61,11 +61,12 @@ def neighbours_closest(context: int = 32768, d: int = 64, base: float = 10000.0)
 
 
 def clock_distance_depends_on_offset(n_positions: int = 512, d: int = 64, base: float = 10000.0) -> ClaimResult:
-    """:math:`D(m, n)`, computed from the two clock readings, equals :math:`D(n - m)` for every pair
+    """:math:`\\operatorname{dist}(m, n)`, computed from the two clock readings, equals
+    :math:`\\operatorname{dist}(0, n - m)` for every pair
     :math:`0 \\le m < n <` ``n_positions``."""
     m, n = np.triu_indices(n_positions, 1)
     gap = clock.clock_distance(m, n, d, base) - clock.offset_distance(n - m, d, base)
-    return claim_result("D(m, n) = D(n - m) for every pair", gap, np.sqrt(d) * angle_tolerance(n_positions))
+    return claim_result("dist(m, n) = dist(0, n - m) for every pair", gap, np.sqrt(d) * angle_tolerance(n_positions))
 
 
 def clock_advance(k: float, n_positions: int = 64, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:

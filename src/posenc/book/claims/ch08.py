@@ -84,14 +84,14 @@ def next_token_offsets(n_real: int, n_pad: int) -> dict[str, np.ndarray]:
 
 def mixed_positions_see_offsets(n_real: int = 5, n_pad: int = 3, d: int = 64, seed: int = 0) -> ClaimResult:
     """With the keys rotated at their column index and the query at its position from the mask, the score of
-    key ``i`` is the RoPE score of offset ``next_token_offsets(...)["mixed"][i]``, ``q^T Theta_D k_i / sqrt(d)``
+    key ``n`` is the RoPE score of offset ``next_token_offsets(...)["mixed"][n]``, ``q^T Theta_D k_n / sqrt(d)``
     (the right-hand side from ``rope_matrix``)."""
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((1, d)), rng.standard_normal((n_real, d))
     mixed = apply_rope(q, [n_real]) @ apply_rope(k, np.arange(n_pad, n_pad + n_real)).T / np.sqrt(d)
     by_offset = [q[0] @ rope_matrix(offset, d) @ key / np.sqrt(d)
                  for offset, key in zip(next_token_offsets(n_real, n_pad)["mixed"], k, strict=True)]
-    return claim_result("keys by column, query by mask: score of key i = q^T Theta_(D_i) k_i, D_i = column_i - "
+    return claim_result("keys by column, query by mask: score of key n = q^T Theta_(D_n) k_n, D_n = column_n - "
                         f"{n_real}", mixed[0] - by_offset, angle_tolerance(n_pad + n_real) * np.sqrt(d))
 
 

@@ -22,8 +22,8 @@ from .result import ClaimResult, angle_tolerance, claim_result
 
 
 def shaw_repeated_token_toeplitz(n: int = 12, d: int = 8, max_offset: int = 3, seed: int = 0) -> ClaimResult:
-    """Shaw et al.'s scores of one repeated token are Toeplitz, and beyond the clipping distance ``K`` every
-    entry on one side of the diagonal is the same (``S[m, n] = S[m, m + K]`` for ``n >= m + K``, likewise
+    """Shaw et al.'s scores of one repeated token are Toeplitz, and beyond the clipping distance ``c`` every
+    entry on one side of the diagonal is the same (``S[m, n] = S[m, m + c]`` for ``n >= m + c``, likewise
     below); the deviation is the larger of the two departures."""
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, d))
@@ -32,7 +32,7 @@ def shaw_repeated_token_toeplitz(n: int = 12, d: int = 8, max_offset: int = 3, s
     offset = offsets(n)
     above, below = s[offset >= max_offset], s[offset <= -max_offset]
     spread = max(np.ptp(above) if above.size else 0.0, np.ptp(below) if below.size else 0.0)
-    return claim_result(f"Shaw, K={max_offset}: repeated-token scores Toeplitz and constant beyond K",
+    return claim_result(f"Shaw, c={max_offset}: repeated-token scores Toeplitz and constant beyond c",
                         [toeplitz_deviation(s), spread])
 
 
@@ -64,7 +64,7 @@ def transformer_xl_shift_invariant(n: int = 8, d: int = 8, d_model: int = 16, sh
 
 def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True,
                      seed: int = 0, bucket: str = "offset") -> ClaimResult:
-    """T5's bias ``B[m, n] = beta[bucket(n - m)]`` (random ``beta``) has constant diagonals. With
+    """T5's bias ``B[m, n] = b[bucket(n - m)]`` (random ``b``) has constant diagonals. With
     ``bucket="positions"`` the check runs on ``bucket(n) - bucket(m)``, the positions bucketed first, which is
     not a function of ``n - m`` (the buckets are not evenly spaced)."""
     options = {"bidirectional": bidirectional, "num_buckets": num_buckets, "max_distance": max_distance}
@@ -103,23 +103,24 @@ def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
 
 def alibi_slopes_follow_the_rule(n_heads: int) -> ClaimResult:
     """ALiBi's slopes for ``H`` heads as the paper's code chooses them: the geometric sequence
-    ``2^(-8h/H)``, h = 1..H, when H is a power of two; otherwise the sequence of the largest power of two
-    ``c < H``, followed by the first ``H - c`` odd-numbered slopes ``2^(-8h/(2c))``, h = 1, 3, 5, ..., of 2c
-    heads: the first, ``2^(-4/c)``, lies above the largest base slope ``2^(-8/c)``, the rest between base slopes.
-    The rule is written out here and compared with ``alibi_slopes`` exactly."""
-    c = 2 ** (int(n_heads).bit_length() - 1)
-    rule = [2.0 ** (-8 * h / c) for h in range(1, c + 1)] + [2.0 ** (-8 * h / (2 * c)) for h in
-                                                             range(1, 2 * (n_heads - c), 2)]
-    rest = f", then odd h of 2^(-8h/{2 * c})" if c < n_heads else ""
-    return claim_result(f"ALiBi, {n_heads} heads: slopes 2^(-8h/{c}){rest}",
+    ``2^(-8 tau/H)``, tau = 1..H, when H is a power of two; otherwise the sequence of the largest power of two
+    ``H' < H``, followed by the first ``H - H'`` odd-numbered slopes ``2^(-8 tau/(2H'))``, tau = 1, 3, 5, ..., of
+    2H' heads: the first, ``2^(-4/H')``, lies above the largest base slope ``2^(-8/H')``, the rest between base
+    slopes. The rule is written out here and compared with ``alibi_slopes`` exactly."""
+    base_heads = 2 ** (int(n_heads).bit_length() - 1)  # H'
+    rule = ([2.0 ** (-8 * tau / base_heads) for tau in range(1, base_heads + 1)]
+            + [2.0 ** (-8 * tau / (2 * base_heads)) for tau in range(1, 2 * (n_heads - base_heads), 2)])
+    rest = f", then odd tau of 2^(-8 tau/{2 * base_heads})" if base_heads < n_heads else ""
+    return claim_result(f"ALiBi, {n_heads} heads: slopes 2^(-8 tau/{base_heads}){rest}",
                         alibi_slopes(n_heads) - np.array(rule), 0.0)
 
 
 def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, scale_base: float = 512.0,
                                  seed: int = 0, key_role: str = "key") -> ClaimResult:
     r"""The xPos score of ``q`` at ``m`` and ``k`` at ``n`` equals the score at ``m + shift``, ``n + shift``, and
-    equals :math:`\sum_j \zeta_j^{(m-n)/B}\,q_{[j]}^\top R((n-m)\theta_j) k_{[j]}` (relative deviations). With
-    ``key_role="query"`` the keys are scaled like the queries, by :math:`\zeta^{+n/B}`, and the check fails."""
+    equals :math:`\sum_j \zeta_j^{(m-n)/\kappa}\,q_{[j]}^\top R((n-m)\theta_j) k_{[j]}` (relative deviations),
+    :math:`\kappa` the ``scale_base``. With ``key_role="query"`` the keys are scaled like the queries, by
+    :math:`\zeta^{+n/\kappa}`, and the check fails."""
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, 1, d))
 
@@ -130,8 +131,8 @@ def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, 
     relative = float(q[0] @ (rope_matrix(n - m, d) * factors[:, None]) @ k[0])
     size = abs(relative) + 1.0
     sign = "-" if key_role == "key" else "+"
-    return claim_result(f"xPos, keys scaled by zeta^({sign}n/B): score(m, n) = score(m + s, n + s) "
-                        "= sum_j zeta_j^((m-n)/B) q_j^T R((n-m) theta_j) k_j",
+    return claim_result(f"xPos, keys scaled by zeta^({sign}n/kappa): score(m, n) = score(m + k, n + k) "
+                        "= sum_j zeta_j^((m-n)/kappa) q_j^T R((n-m) theta_j) k_j",
                         np.array([score(m, n) - score(m + shift, n + shift), score(m, n) - relative]) / size,
                         float(angle_tolerance(m, n, shift) * np.sqrt(d)))
 
@@ -178,7 +179,7 @@ def partial_rotary_depends_on_offset(m: float, n: float, shift: float, d: int = 
         return float(q_a @ k_b) / np.sqrt(d)
 
     relative = float(q[0, :r] @ rope_matrix(n - m, r) @ k[0, :r] + q[0, r:] @ k[0, r:]) / np.sqrt(d)
-    return claim_result(f"partial RoPE, {r} of {d} dims turned: score(m, n) = score(m + s, n + s) "
+    return claim_result(f"partial RoPE, {r} of {d} dims turned: score(m, n) = score(m + k, n + k) "
                         "= q_r^T Theta_(n-m) k_r + q_rest . k_rest",
                         [score(m, n) - score(m + shift, n + shift), score(m, n) - relative],
                         np.sqrt(d) * angle_tolerance(m, n, shift))
@@ -191,9 +192,43 @@ def axial_scores_depend_on_2d_offset(d: int = 64, grid: int = 8, seed: int = 0) 
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     rows, cols = grid_positions(grid, grid)
     queries, keys = (axial_rope(np.tile(v, (grid * grid, 1)), rows, cols) for v in (q, k))
-    return ClaimResult(f"2-D RoPE, {grid}x{grid} patches: score depends only on (r2 - r1, c2 - c1)",
+    return ClaimResult(f"2-D RoPE, {grid}x{grid} patches: score depends only on (n1 - m1, n2 - m2)",
                        grid_offset_deviation(queries @ keys.T / np.sqrt(d), rows, cols),
                        np.sqrt(d) * angle_tolerance(grid, grid))
+
+
+def repeated_patch_scores(rows: int, cols: int, d: int = 64, sections=None, seed: int = 0) -> np.ndarray:
+    r"""The scores of one query and one key vector placed at every patch of a ``rows x cols`` image, the
+    patches in reading order (row after row), shape ``(rows * cols, rows * cols)``.
+
+    With ``sections=None`` the patches are turned by 2-D RoPE (:func:`posenc.rotary_axes.axial_rope`, ``d`` a
+    multiple of 4); with three section sizes by M-RoPE with the image's ids from :func:`mrope_ids` (``d`` twice
+    their sum). Entry :math:`(m, n)` is :math:`s_{mn}` of the query's patch :math:`m = (m_1, m_2)` and the
+    key's patch :math:`n = (n_1, n_2)`, divided by :math:`\sqrt d`.
+    """
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    patch_rows, patch_cols = grid_positions(rows, cols)
+    if sections is None:
+        turned = [axial_rope(np.tile(v, (rows * cols, 1)), patch_rows, patch_cols) for v in (q, k)]
+    else:
+        ids = mrope_ids([(rows, cols)])
+        turned = [mrope(np.tile(v, (rows * cols, 1)), ids, sections) for v in (q, k)]
+    return turned[0] @ turned[1].T / np.sqrt(d)
+
+
+def patch_scores_block_toeplitz(rows: int = 4, cols: int = 5, d: int = 64, sections=None,
+                                seed: int = 0) -> ClaimResult:
+    r""":func:`repeated_patch_scores` is block-Toeplitz with Toeplitz blocks: cut into ``cols x cols`` blocks,
+    block :math:`(m_1, n_1)` (queries of patch row :math:`m_1`, keys of row :math:`n_1`) equals block
+    :math:`(m_1 + 1, n_1 + 1)`, and every block has constant diagonals. The deviation is the larger of the
+    two departures; 2-D RoPE with ``sections=None``, M-RoPE on the ids of one image otherwise."""
+    s = repeated_patch_scores(rows, cols, d, sections, seed)
+    blocks = s.reshape(rows, cols, rows, cols).swapaxes(1, 2)  # blocks[m1, n1]: query row m1, key row n1
+    across = np.max(np.abs(blocks[1:, 1:] - blocks[:-1, :-1]), initial=0.0)
+    within = max(toeplitz_deviation(block) for block in blocks.reshape(-1, cols, cols))
+    scheme = "2-D RoPE" if sections is None else f"M-RoPE {tuple(sections)}"
+    return claim_result(f"{scheme}, {rows}x{cols} patches in reading order: block-Toeplitz, Toeplitz blocks",
+                        [across, within], np.sqrt(d) * angle_tolerance(rows, cols))
 
 
 def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed: int = 0) -> ClaimResult:
@@ -225,7 +260,7 @@ def mrope_ids(segments) -> np.ndarray:
 
 def timing_signal_is_half_layout(n_positions: int = 64, d: int = 64, max_timescale: float = 10000.0) -> ClaimResult:
     """tensor2tensor's sin | cos table is the interleaved table of the same ladder with its coordinates
-    permuted by ``interleaved_to_half``: coordinates j and j + d/2 hold sin and cos of the angle p theta'_j."""
+    permuted by ``interleaved_to_half``: coordinates j and j + d/2 hold the sine and the cosine of one angle."""
     angles = np.outer(np.arange(n_positions), timing_frequencies(d, max_timescale))
     interleaved = np.empty((n_positions, d))
     interleaved[:, 0::2], interleaved[:, 1::2] = np.sin(angles), np.cos(angles)

@@ -68,9 +68,9 @@ def score_along_shift(shifts, rope_scores, additive_scores):
     sinusoidal vectors added to the content."""
     fig, ax = plt.subplots(figsize=(7.0, 2.8), constrained_layout=True)
     ax.plot(shifts, additive_scores, color=MUTED, lw=1.2,
-            label="added sinusoidal vectors: $(q + p_{m+s})^\\top(k + p_{n+s})/\\sqrt{d}$")
-    ax.plot(shifts, rope_scores, color=QUERY, lw=2, label="RoPE: $(\\Theta_{m+s}q)^\\top(\\Theta_{n+s}k)/\\sqrt{d}$")
-    ax.set_xlabel("shift s applied to both positions (positions)")
+            label="added sinusoidal vectors: $(q + \\mathrm{PE}(m+k))^\\top(k + \\mathrm{PE}(n+k))/\\sqrt{d}$")
+    ax.plot(shifts, rope_scores, color=QUERY, lw=2, label="RoPE: $(\\Theta_{m+k}q)^\\top(\\Theta_{n+k}k)/\\sqrt{d}$")
+    ax.set_xlabel("shift k applied to both positions (positions)")
     ax.set_ylabel("score")
     ax.legend(loc="lower left", bbox_to_anchor=(0.0, 1.0), ncols=2, fontsize=8.5)
     return fig
