@@ -154,8 +154,8 @@ def reachable_profile(d: int = 16, n_offsets: int = 32, base: float = 10000.0, s
 
 
 def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> ClaimResult:
-    r""":math:`C = F^*\operatorname{diag}(\lambda)F` for a circulant :math:`C` with a random first row, where
-    :math:`F` is the unitary DFT matrix and :math:`\lambda` = ``numpy.fft.fft`` of the first column. With
+    r""":math:`C = F^*\operatorname{diag}(\hat g)F` for a circulant :math:`C` with a random first row, where
+    :math:`F` is the unitary DFT matrix and :math:`\hat g` = ``numpy.fft.fft`` of the first column. With
     ``wrap=False`` the matrix is a random Toeplitz matrix that is not circulant, and the identity fails."""
     rng = np.random.default_rng(seed)
     row = rng.standard_normal(n)
