@@ -1,15 +1,18 @@
 """The claims checked in chapter 6, *The score matrix is Toeplitz*
 
-Constant diagonals, circulant against Toeplitz, convolution layers, the score as a sinusoid and as a trigonometric
-polynomial of the offset, and the DFT.
+Constant diagonals (of the scores, not of the causal weights), circulant against Toeplitz, convolution layers and
+their padding, the DFT, the score as a sinusoid and as a trigonometric polynomial of the offset, and what a
+softmax makes of a profile: the score gap that buys a share of the weight, and the tie that no length breaks.
 """
 
 from __future__ import annotations
 
 import numpy as np
 
-from posenc import fourier, scores, sinusoidal
+from posenc import checks, fourier, scores, sinusoidal
+from posenc.attention import causal_mask, softmax
 from posenc.relative import offsets
+from posenc.rotary import rope_matrix
 from posenc.scores import repeated_token_scores, toeplitz_deviation
 
 from .result import ClaimResult, angle_tolerance, claim_result, plane_rotations
@@ -20,6 +23,15 @@ def repeated_token_toeplitz(n: int = 16, d: int = 64, seed: int = 0) -> ClaimRes
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     scores = repeated_token_scores(q, k, n)
     return ClaimResult("repeated token: S[m, n] = S[m+1, n+1]", toeplitz_deviation(scores), 1e-10)
+
+
+def causal_weights_toeplitz(n: int = 16, d: int = 64, seed: int = 0) -> ClaimResult:
+    r"""The same test on the causal softmax weights of the same scores, :math:`A_{m,n} = e^{S_{m,n}} /
+    \sum_{n' \le m} e^{S_{m,n'}}` for :math:`n \le m` and 0 above the diagonal. Row :math:`m` is normalised over
+    its own :math:`m + 1` keys, so :math:`A_{0,0} = 1` while :math:`A_{1,1} < 1`: the check fails, as it must."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    weights = softmax(np.where(causal_mask(n), repeated_token_scores(q, k, n), -np.inf))
+    return ClaimResult("causal weights: A[m, n] = A[m+1, n+1]", toeplitz_deviation(weights), 1e-10)
 
 
 def circulant_is_toeplitz(n: int = 6, seed: int = 0) -> ClaimResult:
@@ -48,13 +60,22 @@ def toeplitz_circulant_iff(n: int = 6, trials: int = 20, seed: int = 0) -> Claim
     return ClaimResult("Toeplitz S is circulant <=> f(D) = f(D - N) for D = 1..N-1", float(disagreements), 0.0)
 
 
-def convolution_matrix(filter_weights, n: int) -> np.ndarray:
-    """The ``n x n`` matrix of a zero-padded ("same") convolution layer with one input and one output
-    channel, computed column by column: column ``c`` is the layer's output for the unit signal at ``c``.
-    Like a convolution layer it cross-correlates, ``y_m = sum_k w_k x_(m + k - r)`` with ``r = len(w) // 2``,
-    and reads zeros beyond both ends."""
-    w = np.asarray(filter_weights, dtype=np.float64)
-    return np.stack([np.correlate(np.eye(n)[c], w, mode="same") for c in range(n)], axis=1)
+PADDINGS = {"zeros": "constant", "circular": "wrap"}  # a layer's padding mode, and numpy.pad's name for it
+
+
+def convolution_matrix(filter_weights, n: int, padding: str = "zeros") -> np.ndarray:
+    """The ``n x n`` matrix of a convolution layer with one input and one output channel, an odd number of
+    weights and as many outputs as inputs, computed column by column: column ``c`` is the layer's output for the
+    unit signal at ``c``. Like a convolution layer it cross-correlates, ``y_m = sum_t w_t x_(m + t - r)`` with
+    ``r = len(w) // 2``; beyond both ends it reads zeros (``padding="zeros"``) or the other end of the signal
+    (``padding="circular"``), as ``torch.nn.Conv1d``'s ``padding_mode`` says."""
+    who = "convolution_matrix"
+    w = checks.real_vector(filter_weights, "filter_weights", who)
+    n, padding = checks.integer(n, "n", who, minimum=1), checks.option(padding, tuple(PADDINGS), "padding", who)
+    if w.size % 2 == 0:
+        raise ValueError(f"{who}: the filter needs an odd number of weights to keep the length, got {w.size}")
+    padded = [np.pad(unit, w.size // 2, mode=PADDINGS[padding]) for unit in np.eye(n)]
+    return np.stack([np.correlate(signal, w, mode="valid") for signal in padded], axis=1)
 
 
 def convolution_is_banded_toeplitz(n: int = 16, width: int = 5, seed: int = 0) -> ClaimResult:
@@ -68,6 +89,16 @@ def convolution_is_banded_toeplitz(n: int = 16, width: int = 5, seed: int = 0) -
     expected = np.where(inside, w[np.clip(c - m + r, 0, width - 1)], 0.0)
     return claim_result(f"zero-padded convolution, filter of {width}: T[m, n] = w(n - m + {r}), 0 off the band",
                         matrix - expected)
+
+
+def circular_convolution_is_circulant(n: int = 16, width: int = 5, seed: int = 0) -> ClaimResult:
+    """A circularly padded convolution layer's matrix is circulant, ``C[m, n] = g((n - m) mod N)`` with
+    ``g((t - r) mod N) = w_t`` (taps that land on one entry add up); the deviation is the largest entry off it."""
+    w = np.random.default_rng(seed).standard_normal(width)
+    first_row = np.zeros(n)
+    np.add.at(first_row, (np.arange(width) - width // 2) % n, w)
+    return claim_result(f"circularly padded convolution, filter of {width}: circulant",
+                        convolution_matrix(w, n, padding="circular") - scores.circulant(first_row))
 
 
 def single_hand_circulant(n_positions: int = 6, seed: int = 0) -> ClaimResult:
@@ -123,8 +154,8 @@ def reachable_profile(d: int = 16, n_offsets: int = 32, base: float = 10000.0, s
 
 
 def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> ClaimResult:
-    r""":math:`C = F^*\operatorname{diag}(\lambda)F` for a circulant :math:`C` with a random first row, where
-    :math:`F` is the unitary DFT matrix and :math:`\lambda` = ``numpy.fft.fft`` of the first column. With
+    r""":math:`C = F^*\operatorname{diag}(\hat g)F` for a circulant :math:`C` with a random first row, where
+    :math:`F` is the unitary DFT matrix and :math:`\hat g` = ``numpy.fft.fft`` of the first column. With
     ``wrap=False`` the matrix is a random Toeplitz matrix that is not circulant, and the identity fails."""
     rng = np.random.default_rng(seed)
     row = rng.standard_normal(n)
@@ -132,3 +163,65 @@ def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> 
     f = fourier.dft_matrix(n)
     rebuilt = f.conj().T @ np.diag(np.fft.fft(c[:, 0])) @ f
     return claim_result("C = F* diag(fft(first column)) F", rebuilt - c, 1e-12 * n)
+
+
+def gap_for_weight(n: int, weight: float) -> float:
+    r"""The score gap :math:`\ln\big((N-1)\,\alpha^\star/(1-\alpha^\star)\big)` that guarantees one of ``n`` keys
+    the softmax weight :math:`\alpha^\star` = ``weight`` when every other key scores at least that much less.
+
+    >>> round(gap_for_weight(2, 0.5), 12)  # two keys, an even split: no gap needed
+    0.0
+    """
+    n = checks.integer(n, "n", "gap_for_weight", minimum=2)
+    weight = checks.real(weight, "weight", "gap_for_weight", above=0.0)
+    if weight >= 1.0:
+        raise ValueError(f"gap_for_weight: weight must be below 1 (no finite gap gives all of it), got {weight:g}")
+    return float(np.log((n - 1) * weight / (1.0 - weight)))
+
+
+def score_gap(profile, at: int) -> float:
+    """How far ``profile[at]`` lies above the highest of the other entries (negative if it is not the highest).
+
+    >>> score_gap([0.0, 3.0, 1.0], 1)
+    2.0
+    """
+    profile = checks.real_vector(profile, "profile", "score_gap")
+    return float(profile[at] - np.max(np.delete(profile, at)))
+
+
+def gap_guarantees_weight(n: int = 32, weight: float = 0.9, d: int = 64, trials: int = 20, seed: int = 0,
+                          gap_factor: float = 1.0) -> ClaimResult:
+    r"""If a key scores at least :func:`gap_for_weight` above every other of the ``n`` keys, its softmax weight
+    is at least ``weight``. Each trial draws a random head, finds the peak of its profile over the offsets
+    :math:`1-N, \ldots, 0` and lengthens :math:`q` and :math:`k` so that the peak's gap is exactly ``gap_factor``
+    times the required one; one more case puts every other score exactly that far below, where the bound is met
+    with equality. The deviation is the largest shortfall of a peak's weight below ``weight``. With
+    ``gap_factor < 1`` that last case falls short: the check fails, as it must, so no smaller gap guarantees.
+    ``weight`` lies above :math:`1/N`, the share of ``n`` equal scores, so that the gap needed is positive."""
+    if not 1.0 / n < weight < 1.0:
+        raise ValueError(f"gap_guarantees_weight: weight must lie between 1/n and 1, got {weight:g} for n={n}")
+    rng, needed = np.random.default_rng(seed), gap_factor * gap_for_weight(n, weight)
+    window = np.arange(1 - n, 1)
+    shares = []
+    for _ in range(trials):
+        q, k = rng.standard_normal((2, d))
+        profile = scores.offset_scores(q, k, window)
+        peak = int(np.argmax(profile))
+        stretch = np.sqrt(needed / score_gap(profile, peak))  # every score, and every gap, grows by stretch**2
+        shares.append(scores.last_query_weights(stretch * q, stretch * k, n)[peak])
+    shares.append(softmax(np.r_[0.0, np.full(n - 1, -needed)])[0])
+    return claim_result("score gap >= ln((N-1) α*/(1-α*)) to every other key => weight >= α*",
+                        np.maximum(weight - np.array(shares), 0.0), 1e-12)
+
+
+def tied_peak_weight(d: int = 64, n: int = 32, seed: int = 0, tie: bool = True,
+                     lengths=(1.0, 2.0, 4.0, 8.0, 16.0)) -> ClaimResult:
+    r"""With :math:`k = (\Theta_3 + \Theta_4)\,q` the profile is symmetric about :math:`\Delta = -3.5`, so the
+    offsets -3 and -4 tie; then the offset -3 never gets more than half of the weight, however much
+    :math:`q` and :math:`k` are lengthened (each of ``lengths``). With ``tie=False``, :math:`k = \Theta_3 q`
+    peaks at -3 alone and long vectors give it nearly all the weight: the check fails, as it must."""
+    q = np.random.default_rng(seed).standard_normal(d)
+    k = (rope_matrix(3, d) + rope_matrix(4, d)) @ q if tie else rope_matrix(3, d) @ q
+    shares = [scores.last_query_weights(length * q, length * k, n)[n - 4] for length in lengths]
+    return claim_result("two offsets tie for the peak: offset -3 gets at most 1/2 at any length",
+                        np.maximum(np.array(shares) - 0.5, 0.0), 1e-9)

@@ -54,7 +54,7 @@ def offset_weights(offsets, weights: dict[str, np.ndarray], *, mark: int | None 
         ax.bar(offsets, values, color=colors, width=0.8)
         ax.set_title(title)
         ax.set_xlabel("offset Δ = n − m")
-    np.atleast_1d(axes)[0].set_ylabel("weight a_Δ")
+    np.atleast_1d(axes)[0].set_ylabel("weight α_Δ")
     return fig
 
 
