@@ -36,7 +36,7 @@ def test_ntk_aware_keeps_theta_0_and_divides_the_slowest_hand_by_s(s, d, b):
 def test_the_two_dynamic_forms_agree_up_to_the_context_and_differ_beyond(factor, b):
     assert claims.dynamic_ntk_forms(128, factor, 8192, b).holds
     paper, code = dynamic_ntk(128, 3 * 8192, 8192, b), dynamic_ntk(128, 3 * 8192, 8192, b, factor=factor)
-    # the slowest hand: divided by L/L0 = 3 in the paper, by factor * 3 - (factor - 1) in the code
+    # the slowest hand: divided by L'/L0 = 3 in the paper, by factor * 3 - (factor - 1) in the code
     assert code[-1] / paper[-1] == pytest.approx(3 / (3 * factor - (factor - 1)), rel=1e-12)
 
 

@@ -35,8 +35,8 @@ def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> 
 
 def dynamic_ntk_forms(d: int = 128, factor: float = 8.0, original_context: int = 8192,
                       base: float = 500000.0, lengths=(1024, 4096, 8192, 16384, 65536, 131072)) -> ClaimResult:
-    """Dynamic NTK in the paper's form (``s = max(1, L/L0)``) and in the reference code's
-    (``s = factor * L/L0 - (factor - 1)``): the same ladder for ``L <= L0``; beyond, the slowest hand is
+    """Dynamic NTK in the paper's form (``s = max(1, L'/L0)``, ``L'`` the current length) and in the reference code's
+    (``s = factor * L'/L0 - (factor - 1)``): the same ladder for ``L' <= L0``; beyond, the slowest hand is
     divided by each form's ``s`` (relative deviations)."""
     theta = sinusoidal.frequencies(d, base)
     deviations = []
