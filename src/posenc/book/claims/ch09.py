@@ -22,6 +22,7 @@ from posenc.scaling import (
     yarn_reference,
 )
 
+from ..experiments.ch09 import LLAMA, PI, PI_FIXED, YARN
 from .ch02 import untrained_rows_unchanged as untrained_rows_unchanged  # the learned table of chapter 9's experiment
 from .result import ClaimResult, angle_tolerance, claim_result
 
@@ -99,17 +100,17 @@ def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0
 
 def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance: int = 4096,
                                 seed: int = 0) -> ClaimResult:
-    """RoFormer's bound |s(Delta)| <= max_j |h_(j+1) - h_j| * sum_j |S_j(Delta)| on the scaled score
-    s(Delta) = (Theta_m q)^T (Theta_n k) / sqrt(d), with chapter 6's coefficients h_j = conj(z_j(q)) z_j(k) / sqrt(d)
-    and h_(d/2) = 0, for random q, k and every distance up to ``max_distance``; the deviation is the largest
-    excess of the left side (0 if none)."""
+    """RoFormer's bound |score|/sqrt(d) <= max_j |h_(j+1) - h_j| * sum_j |S_j(Delta)| on the scaled score
+    (Theta_m q)^T (Theta_n k) / sqrt(d) at the offset Delta = n - m, with chapter 6's coefficients
+    h_j = conj(z_j(q)) z_j(k) / sqrt(d) and h_(d/2) = 0, for random q, k and every distance up to ``max_distance``;
+    the deviation is the largest excess of the left side (0 if none)."""
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     distances = np.arange(max_distance + 1)
     scores = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k / np.sqrt(d)  # query at m = |Delta|
     h = np.r_[offset_coefficients(q, k), 0]
     bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
-    return claim_result("|s(Delta)| <= max|h_(j+1) - h_j| sum_j |S_j(Delta)|", np.maximum(np.abs(scores) - bound, 0.0),
-                        1e-9)
+    return claim_result("|score|/sqrt(d) <= max|h_(j+1) - h_j| sum_j |S_j(Delta)|",
+                        np.maximum(np.abs(scores) - bound, 0.0), 1e-9)
 
 
 def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
@@ -140,8 +141,8 @@ def _at(result, task: str, methods, times: int) -> np.ndarray:
 def trained_models_copy_at_training_length(result, floor: float = 0.5) -> ClaimResult:
     """The learned table, the sinusoidal table and RoPE copy at least ``floor`` of the tokens at the training
     length, on both tasks and every seed (the deviation is the largest shortfall)."""
-    worst = min(_at(result, task, ("learned", "sinusoidal", "RoPE"), 1).min() for task in result.accuracy)
-    return ClaimResult(f"at L0 the tables and RoPE copy >= {floor:.0%} on both tasks, every seed",
+    worst = min(_at(result, task, ("learned table", "sinusoidal table", "RoPE"), 1).min() for task in result.accuracy)
+    return ClaimResult(f"at L0 the tables and RoPE copy at least {floor:.0%} on both tasks, every seed",
                        max(floor - float(worst), 0.0), 0.0)
 
 
@@ -149,7 +150,7 @@ def position_free_models_fail_at_training_length(result, ceiling: float = 0.3) -
     """NoPE and ALiBi copy at most ``ceiling`` of the tokens already at the training length, on both tasks
     and every seed: one layer of them cannot do either task, so their rows say nothing about longer inputs."""
     best = max(_at(result, task, ("NoPE", "ALiBi"), 1).max() for task in result.accuracy)
-    return ClaimResult(f"at L0 NoPE and ALiBi copy <= {ceiling:.0%} on both tasks, every seed",
+    return ClaimResult(f"at L0 NoPE and ALiBi copy at most {ceiling:.0%} on both tasks, every seed",
                        max(float(best) - ceiling, 0.0), 0.0)
 
 
@@ -158,12 +159,12 @@ def block_copy_fails_off_the_trained_offset(result, ceiling: float = 0.25) -> Cl
     copies at most ``ceiling`` of the tokens, on every seed: the two tables, plain RoPE and RoPE with Llama
     3.1's rule at twice and four times the training length, interpolation at the fixed factor at the training
     length and twice it, and YaRN at twice it."""
-    methods = ("learned", "sinusoidal", "RoPE", "RoPE, Llama 3.1 (β = 4)")
+    methods = ("learned table", "sinusoidal table", "RoPE", LLAMA)
     cells = [*(_at(result, "block copy", methods, times) for times in (2, 4)),
-             *(_at(result, "block copy", ("RoPE, interpolation at fixed s",), times) for times in (1, 2)),
-             _at(result, "block copy", ("RoPE, YaRN (β = 32, temperature)",), 2)]
+             *(_at(result, "block copy", (PI_FIXED,), times) for times in (1, 2)),
+             _at(result, "block copy", (YARN,), 2)]
     best = max(float(cell.max()) for cell in cells)
-    return ClaimResult(f"block copy off the trained offset: every such model <= {ceiling:.0%}, every seed",
+    return ClaimResult(f"block copy off the trained offset: every such model copies at most {ceiling:.0%}, every seed",
                        max(best - ceiling, 0.0), 0.0)
 
 
@@ -171,9 +172,9 @@ def each_method_wins_where_designed(result, margin: float = 0.3) -> ClaimResult:
     """At twice the training length, on every seed: on the block copy, interpolation at s = L'/L0 beats plain
     RoPE by at least ``margin``; on the lag copy, plain RoPE beats interpolation, YaRN and Llama 3.1's rule by
     at least ``margin`` (the deviation is the largest shortfall of a lead)."""
-    interpolation, plain = _at(result, "block copy", ("RoPE, interpolation at s = L'/L0", "RoPE"), 2)
-    stretched = _at(result, "lag copy", ("RoPE, interpolation at s = L'/L0", "RoPE, YaRN (β = 32, temperature)",
-                                         "RoPE, Llama 3.1 (β = 4)"), 2)
+    interpolation, plain = _at(result, "block copy", (PI, "RoPE"), 2)
+    stretched = _at(result, "lag copy", (PI, YARN,
+                                         LLAMA), 2)
     leads = np.concatenate([interpolation - plain, _at(result, "lag copy", ("RoPE",), 2)[0] - stretched.max(axis=0)])
     return ClaimResult(f"at 2 L0: interpolation leads RoPE on the block copy, RoPE leads every rescaling on the lag "
-                       f"copy, by >= {margin:.0%}, every seed", max(margin - float(leads.min()), 0.0), 0.0)
+                       f"copy, by at least {margin:.0%}, every seed", max(margin - float(leads.min()), 0.0), 0.0)

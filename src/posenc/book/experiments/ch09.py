@@ -96,12 +96,14 @@ def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
     return float(counts.max(dim=1).values.sum() / (targets != -100).sum())
 
 
-SCHEMES = {"NoPE": "none", "ALiBi": "alibi", "learned": "learned", "sinusoidal": "sinusoidal", "RoPE": "rope"}
+SCHEMES = {"NoPE": "none", "ALiBi": "alibi", "learned table": "learned", "sinusoidal table": "sinusoidal",
+           "RoPE": "rope"}
 TASKS = ("block copy", "lag copy")
 #: The trained RoPE model run with another ladder: position interpolation at s = L'/L0 and at a fixed s,
-#: YaRN as its paper configures it (alpha = 1, beta = 32, temperature), Llama 3.1's rule (beta = 4).
-STRETCHED = ("RoPE, interpolation at s = L'/L0", "RoPE, interpolation at fixed s", "RoPE, YaRN (β = 32, temperature)",
-             "RoPE, Llama 3.1 (β = 4)")
+#: YaRN as its paper configures it (alpha = 1, beta = 32, temperature), Llama 3.1's rule (beta = 4). The names
+#: carry their math in $...$, for the table and the figure's legend.
+PI, PI_FIXED, YARN, LLAMA = STRETCHED = ("RoPE, interpolation at $s = L'/L_0$", "RoPE, interpolation at fixed $s$",
+                                         r"RoPE, YaRN ($\beta = 32$, temperature)", r"RoPE, Llama 3.1 ($\beta = 4$)")
 METHODS = (*SCHEMES, *STRETCHED)
 
 
