@@ -19,8 +19,9 @@ position interpolation at the factor :math:`s = L'/L_0` of each length and at on
 its paper configures it (:math:`\alpha = 1`, :math:`\beta = 32`, with its temperature) and Llama 3.1's rule
 (the same ramp with :math:`\beta = 4`, no temperature), both at :math:`s = L'/L_0`.
 
-Every (task, seed) pair is one job; the jobs run in a pool of processes (the models are too small for
-threads to help), each job seeded on its own, so the numbers do not depend on how the jobs are shared out.
+Every (task, seed) pair is one job; the jobs are shared between this process and fresh ones (the models are
+too small for threads to help), each job seeded on its own, so the numbers do not depend on how they are
+shared out.
 """
 
 from __future__ import annotations
@@ -254,12 +255,16 @@ def _job(task: str, seed: int, settings: Settings) -> dict:
 
 
 def _run_jobs(jobs: list[tuple[str, int]], settings: Settings, workers: int) -> list[dict]:
-    """:func:`_job` for every ``(task, seed)`` of ``jobs``, in a pool of ``workers`` fresh processes (or here,
-    one after another, when ``workers`` is 1)."""
+    """:func:`_job` for every ``(task, seed)`` of ``jobs``, dealt out in turn to ``workers`` processes: this one
+    and ``workers - 1`` fresh ones (each of which first spends seconds importing torch, which this one has)."""
     if workers == 1:
         return [_job(task, seed, settings) for task, seed in jobs]
-    with ProcessPoolExecutor(max_workers=workers, mp_context=multiprocessing.get_context("spawn")) as pool:
-        return list(pool.map(_job, *zip(*jobs, strict=True), [settings] * len(jobs)))
+    elsewhere = [job for i, job in enumerate(jobs) if i % workers]
+    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending = {job: pool.submit(_job, *job, settings) for job in elsewhere}
+        done = {job: _job(*job, settings) for job in jobs[::workers]}
+        done.update((job, future.result()) for job, future in pending.items())
+    return [done[job] for job in jobs]
 
 
 def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1, 2), vocab: int = 17,
@@ -267,7 +272,7 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1
                    lag: int = 8, fixed_factor: float = 4.0, eval_batch: int = 64, workers: int = 2) -> Extrapolation:
     """Train one :class:`~posenc.torch_nn.TinyModel` per scheme of :data:`SCHEMES`, task of :data:`TASKS` and
     seed of ``seeds`` at ``train_length``, and measure every method of :data:`METHODS` at each of ``lengths``
-    (see the module's docstring), in ``workers`` processes.
+    (see the module's docstring), in ``workers`` processes (this one and ``workers - 1`` fresh ones).
 
     Seeded: each job sets its own seeds (:func:`_job`), so two runs on one machine give identical numbers,
     whatever ``workers`` is. ``fixed_factor`` is the one factor of the fixed position interpolation
