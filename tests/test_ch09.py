@@ -21,6 +21,7 @@ from posenc.scaling import dynamic_ntk
 from posenc.torch_nn import TinyModel
 
 base = st.sampled_from([10_000.0, 500_000.0, 1_000_000.0])
+PI, PI_FIXED, YARN, LLAMA = extrapolation.STRETCHED
 seed = st.integers(0, 10_000)
 widths = st.integers(1, 6).map(lambda h: 2 * h)
 
@@ -35,7 +36,7 @@ def test_ntk_aware_keeps_theta_0_and_divides_the_slowest_hand_by_s(s, d, b):
 def test_the_two_dynamic_forms_agree_up_to_the_context_and_differ_beyond(factor, b):
     assert claims.dynamic_ntk_forms(128, factor, 8192, b).holds
     paper, code = dynamic_ntk(128, 3 * 8192, 8192, b), dynamic_ntk(128, 3 * 8192, 8192, b, factor=factor)
-    # the slowest hand: divided by L/L0 = 3 in the paper, by factor * 3 - (factor - 1) in the code
+    # the slowest hand: divided by L'/L0 = 3 in the paper, by factor * 3 - (factor - 1) in the code
     assert code[-1] / paper[-1] == pytest.approx(3 / (3 * factor - (factor - 1)), rel=1e-12)
 
 
@@ -108,26 +109,135 @@ def test_rows_of_the_table_past_the_training_length_are_untouched(train_length, 
 
 
 def short_run(**options):
-    return extrapolation.run_experiment(train_length=8, lengths=(8, 16), d_model=8, n_heads=2, steps=3,
-                                        batch=4, fine_tune_steps=2, eval_batch=4, **options)
+    settings = {"train_length": 8, "lengths": (8, 16), "seeds": (5,), "d_model": 8, "n_heads": 2, "steps": 3,
+                "batch": 4, "eval_batch": 4, "lag": 2, "fixed_factor": 2.0, "workers": 1}
+    return extrapolation.run_experiment(**{**settings, **options})
 
 
 def test_a_seeded_run_gives_identical_numbers_twice_and_another_seed_differs():
-    first, second, other = short_run(seed=5), short_run(seed=5), short_run(seed=6)
-    assert list(first.accuracy) == [*extrapolation.SCHEMES, "RoPE + PI", "RoPE + YaRN", "RoPE + PI, fine-tuned"]
-    for name in first.accuracy:
-        np.testing.assert_array_equal(first.accuracy[name], second.accuracy[name])
-    assert first.final_loss == second.final_loss and first.final_loss != other.final_loss
+    first, second, other = short_run(), short_run(), short_run(seeds=(6,))
+    assert list(first.accuracy) == list(extrapolation.TASKS)
+    for task in extrapolation.TASKS:
+        assert list(first.accuracy[task]) == list(extrapolation.METHODS)
+        for name in extrapolation.METHODS:
+            assert first.accuracy[task][name].shape == (1, 2)
+            np.testing.assert_array_equal(first.accuracy[task][name], second.accuracy[task][name])
+        for name in extrapolation.SCHEMES:
+            np.testing.assert_array_equal(first.final_loss[task][name], second.final_loss[task][name])
+            assert first.final_loss[task][name] != other.final_loss[task][name]
     assert claims.untrained_rows_unchanged(first).holds
     assert np.all(first.largest_gradient[: first.train_length] > 0)  # the trained rows were reached
     moved = first.row_change.copy()
     moved[-1] = 1e-7
     assert not claims.untrained_rows_unchanged(replace(first, row_change=moved)).holds
-    assert len(first.table()) == 8 and first.table()[0][0] == "NoPE"
 
 
-def test_at_the_training_length_the_stretched_ladders_are_the_trained_model():
-    # factor max(1, L'/L) = 1 at L' = L: interpolation and YaRN change nothing there
-    result = short_run(seed=1)
-    for name in ("RoPE + PI", "RoPE + YaRN"):
-        assert result.accuracy[name][0] == result.accuracy["RoPE"][0]
+def test_the_table_has_a_row_per_method_and_a_range_per_task_and_length():
+    result = short_run(seeds=(1, 2))
+    table = result.table()
+    assert [row[0] for row in table] == list(extrapolation.METHODS)
+    assert all(len(row) == 1 + 2 * len(result.lengths) for row in table)
+    values = result.accuracy["lag copy"]["RoPE"][:, 1]
+    assert table[extrapolation.METHODS.index("RoPE")][4] == extrapolation.percent_range(values)
+
+
+@pytest.mark.parametrize(("values", "text"), [([0.634, 0.86], "63\u201386%"), ([0.998, 1.0], "100%"),
+                                              ([0.05], "5%"), ([0.5, 0.125, 0.25], "12\u201350%")])
+def test_a_range_of_fractions_is_written_from_its_smallest_to_its_largest_percentage(values, text):
+    assert extrapolation.percent_range(values) == text
+
+
+def test_a_run_in_two_processes_gives_the_numbers_of_a_run_here():
+    here, pooled = short_run(seeds=(3, 4)), short_run(seeds=(3, 4), workers=2)
+    for task in extrapolation.TASKS:
+        for name in extrapolation.METHODS:
+            np.testing.assert_array_equal(here.accuracy[task][name], pooled.accuracy[task][name])
+    np.testing.assert_array_equal(here.row_change, pooled.row_change)
+
+
+def test_at_the_training_length_the_per_length_ladders_are_the_trained_model():
+    # factor max(1, L'/L0) = 1 at L' = L0: interpolation, YaRN and Llama 3.1's rule change nothing there
+    result = short_run(seeds=(1,))
+    for task in extrapolation.TASKS:
+        for name in (PI, YARN, LLAMA):
+            assert result.accuracy[task][name][0, 0] == result.accuracy[task]["RoPE"][0, 0]
+
+
+def test_the_fixed_interpolation_is_the_per_length_one_where_the_factors_coincide():
+    result = short_run(seeds=(2,), fixed_factor=2.0)  # s = 2 = 16 / 8 at the second length
+    for task in extrapolation.TASKS:
+        fixed, per_length = (result.accuracy[task][name][0, 1] for name in (PI_FIXED,
+                                                                             PI))
+        assert fixed == per_length
+
+
+def test_every_rescaled_row_runs_the_ladder_its_name_says():
+    torch.manual_seed(0)
+    model = TinyModel(5, 8, position="rope", n_heads=2)
+    settings = extrapolation.Settings(8, (8, 32), 5, 8, 2, 1, 2, 1e-2, 2, 2.0, 2)
+    stretched = extrapolation._stretched(model, settings, 32)  # s = 32 / 8 = 4
+    turns = 8 / (2 * np.pi / (10_000.0 ** (-np.arange(2) / 2)))  # r_j = L0 / lambda_j for d_head = 4
+    theta = 10_000.0 ** (-np.arange(2) / 2)
+
+    def ramp(alpha, beta):  # the YaRN paper's gamma(r): 0 below alpha, 1 above beta, linear between
+        gamma = np.clip((turns - alpha) / (beta - alpha), 0, 1)
+        return (1 - gamma) * theta / 4 + gamma * theta
+    expected = {PI: (theta / 4, 1.0), PI_FIXED: (theta / 2, 1.0),
+                YARN: (ramp(1, 32), 0.1 * np.log(4) + 1),
+                LLAMA: (ramp(1, 4), 1.0)}
+    assert list(stretched) == list(extrapolation.STRETCHED)
+    for name, (ladder, scale) in expected.items():
+        for head in stretched[name].heads:
+            np.testing.assert_allclose(head.frequencies, ladder, rtol=1e-12)
+            assert head.qk_scale == pytest.approx(scale, rel=1e-12)
+
+
+@pytest.mark.parametrize(("options", "error", "message"), [
+    ({"lag": 8}, ValueError, "lag must be shorter than every length"),
+    ({"workers": 0}, ValueError, "workers must be at least 1"),
+    ({"seeds": (1.5,)}, TypeError, "seeds must be an integer"),
+    ({"fixed_factor": 0.5}, ValueError, "fixed_factor must be at least 1"),
+])
+def test_bad_experiments_are_refused_by_name_before_training(options, error, message):
+    with pytest.raises(error, match="run_experiment: " + message):
+        short_run(**options)
+
+
+def fake_result(cells=None):
+    """A result of one seed with every accuracy 0.1 but the ``{(task, method, column): value}`` of ``cells``."""
+    accuracy = {task: {method: np.full((1, 3), 0.1) for method in extrapolation.METHODS}
+                for task in extrapolation.TASKS}
+    for task in extrapolation.TASKS:  # what the claims need: the tables and RoPE learn at L0 ...
+        for method in ("learned table", "sinusoidal table", "RoPE"):
+            accuracy[task][method][0, 0] = 0.95
+    accuracy["block copy"][PI][0, 1] = 0.8  # ... interpolation leads on the block copy ...
+    accuracy["lag copy"]["RoPE"][0, 1] = 0.99  # ... and plain RoPE on the lag copy
+    for (task, method, column), value in (cells or {}).items():
+        accuracy[task][method][0, column] = value
+    settings = extrapolation.Settings(8, (8, 16, 32), 5, 8, 2, 1, 2, 1e-2, 2, 4.0, 2)
+    return extrapolation.Extrapolation(settings, (0,), accuracy, np.zeros((1, 3)), np.zeros(32), np.zeros(32), {}, 0.0)
+
+
+EXPERIMENT_CLAIMS = [claims.trained_models_copy_at_training_length, claims.position_free_models_fail_at_training_length,
+                     claims.block_copy_fails_off_the_trained_offset, claims.each_method_wins_where_designed]
+
+
+@pytest.mark.parametrize(("claim", "cell", "value"), [
+    (claims.trained_models_copy_at_training_length, ("lag copy", "sinusoidal table", 0), 0.4),
+    (claims.position_free_models_fail_at_training_length, ("block copy", "ALiBi", 0), 0.6),
+    (claims.block_copy_fails_off_the_trained_offset, ("block copy", PI_FIXED, 0), 0.5),
+    (claims.block_copy_fails_off_the_trained_offset, ("block copy", YARN, 1), 0.5),
+    (claims.block_copy_fails_off_the_trained_offset, ("block copy", "learned table", 2), 0.5),
+    (claims.each_method_wins_where_designed, ("block copy", "RoPE", 1), 0.7),
+    (claims.each_method_wins_where_designed, ("lag copy", LLAMA, 1), 0.9),
+])
+def test_each_claim_about_the_experiment_fails_on_the_cell_that_contradicts_it(claim, cell, value):
+    assert all(check(fake_result()).holds for check in EXPERIMENT_CLAIMS)
+    assert not claim(fake_result({cell: value})).holds
+
+
+def test_the_claims_about_the_experiment_do_not_look_at_cells_they_do_not_state():
+    # YaRN recovering at 4 L0 and interpolation failing on the lag copy contradict none of them
+    result = fake_result({("block copy", YARN, 2): 0.9,
+                            ("block copy", PI_FIXED, 2): 0.9, ("lag copy", PI, 2): 0.0})
+    assert all(check(result).holds for check in EXPERIMENT_CLAIMS)

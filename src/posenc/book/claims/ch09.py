@@ -10,6 +10,7 @@ import numpy as np
 
 from posenc import sinusoidal
 from posenc.decay import rope_partial_sums
+from posenc.fourier import offset_coefficients
 from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
     dynamic_ntk,
@@ -21,6 +22,7 @@ from posenc.scaling import (
     yarn_reference,
 )
 
+from ..experiments.ch09 import LLAMA, PI, PI_FIXED, YARN
 from .ch02 import untrained_rows_unchanged as untrained_rows_unchanged  # the learned table of chapter 9's experiment
 from .result import ClaimResult, angle_tolerance, claim_result
 
@@ -34,8 +36,8 @@ def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> 
 
 def dynamic_ntk_forms(d: int = 128, factor: float = 8.0, original_context: int = 8192,
                       base: float = 500000.0, lengths=(1024, 4096, 8192, 16384, 65536, 131072)) -> ClaimResult:
-    """Dynamic NTK in the paper's form (``s = max(1, L/L0)``) and in the reference code's
-    (``s = factor * L/L0 - (factor - 1)``): the same ladder for ``L <= L0``; beyond, the slowest hand is
+    """Dynamic NTK in the paper's form (``s = max(1, L'/L0)``, ``L'`` the current length) and in the reference code's
+    (``s = factor * L'/L0 - (factor - 1)``): the same ladder for ``L' <= L0``; beyond, the slowest hand is
     divided by each form's ``s`` (relative deviations)."""
     theta = sinusoidal.frequencies(d, base)
     deviations = []
@@ -98,15 +100,17 @@ def llama3_bands(d: int = 128, factor: float = 8.0, low_freq_factor: float = 1.0
 
 def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance: int = 4096,
                                 seed: int = 0) -> ClaimResult:
-    """RoFormer's bound |q^T Theta_(n-m) k| <= max_i |h_(i+1) - h_i| * sum_j |S_j(m - n)| for random q, k and
-    every distance up to ``max_distance``; the deviation is the largest excess of the left side (0 if none)."""
+    """RoFormer's bound |score|/sqrt(d) <= max_j |h_(j+1) - h_j| * sum_j |S_j(Delta)| on the scaled score
+    (Theta_m q)^T (Theta_n k) / sqrt(d) at the offset Delta = n - m, with chapter 6's coefficients
+    h_j = conj(z_j(q)) z_j(k) / sqrt(d) and h_(d/2) = 0, for random q, k and every distance up to ``max_distance``;
+    the deviation is the largest excess of the left side (0 if none)."""
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     distances = np.arange(max_distance + 1)
-    raw = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k  # key at n = 0, query at m = r
-    h = np.r_[(q[0::2] + 1j * q[1::2]) * np.conj(k[0::2] + 1j * k[1::2]), 0]  # h_i = q_i conj(k_i), h_(d/2) = 0
+    scores = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k / np.sqrt(d)  # query at m = |Delta|
+    h = np.r_[offset_coefficients(q, k), 0]
     bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
-    return claim_result("|score(r)| <= max|h_(i+1) - h_i| sum_j |S_j(r)|", np.maximum(np.abs(raw) - bound, 0.0),
-                        1e-9)
+    return claim_result("|score|/sqrt(d) <= max|h_(j+1) - h_j| sum_j |S_j(Delta)|",
+                        np.maximum(np.abs(scores) - bound, 0.0), 1e-9)
 
 
 def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
@@ -121,3 +125,56 @@ def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: fl
     deviation = rope_with_ladder(x, ladder, positions) - apply_rope(x, positions / factor, base=base)
     ladder_name = f"theta/{factor:g}" if frequencies is None else "the given ladder"
     return claim_result(f"RoPE with {ladder_name} at m = RoPE at m/{factor:g}", deviation, angle_tolerance(n))
+
+
+# ---- The extrapolation experiment (posenc.book.experiments.ch09): what every seed shows ----
+# Each check takes an :class:`~posenc.book.experiments.ch09.Extrapolation` and returns by how much the worst
+# seed misses the claim (0 when every seed meets it), so a claim about "every seed" is one number.
+
+
+def _at(result, task: str, methods, times: int) -> np.ndarray:
+    """Accuracies of ``methods`` on ``task`` at the length ``times`` L0, shape ``(len(methods), seeds)``."""
+    column = result.lengths.index(times * result.train_length)
+    return np.array([result.accuracy[task][method][:, column] for method in methods])
+
+
+def trained_models_copy_at_training_length(result, floor: float = 0.5) -> ClaimResult:
+    """The learned table, the sinusoidal table and RoPE copy at least ``floor`` of the tokens at the training
+    length, on both tasks and every seed (the deviation is the largest shortfall)."""
+    worst = min(_at(result, task, ("learned table", "sinusoidal table", "RoPE"), 1).min() for task in result.accuracy)
+    return ClaimResult(f"at L0 the tables and RoPE copy at least {floor:.0%} on both tasks, every seed",
+                       max(floor - float(worst), 0.0), 0.0)
+
+
+def position_free_models_fail_at_training_length(result, ceiling: float = 0.3) -> ClaimResult:
+    """NoPE and ALiBi copy at most ``ceiling`` of the tokens already at the training length, on both tasks
+    and every seed: one layer of them cannot do either task, so their rows say nothing about longer inputs."""
+    best = max(_at(result, task, ("NoPE", "ALiBi"), 1).max() for task in result.accuracy)
+    return ClaimResult(f"at L0 NoPE and ALiBi copy at most {ceiling:.0%} on both tasks, every seed",
+                       max(float(best) - ceiling, 0.0), 0.0)
+
+
+def block_copy_fails_off_the_trained_offset(result, ceiling: float = 0.25) -> ClaimResult:
+    """On the block copy, every model that meets the answer at an offset (or angles) training never showed
+    copies at most ``ceiling`` of the tokens, on every seed: the two tables, plain RoPE and RoPE with Llama
+    3.1's rule at twice and four times the training length, interpolation at the fixed factor at the training
+    length and twice it, and YaRN at twice it."""
+    methods = ("learned table", "sinusoidal table", "RoPE", LLAMA)
+    cells = [*(_at(result, "block copy", methods, times) for times in (2, 4)),
+             *(_at(result, "block copy", (PI_FIXED,), times) for times in (1, 2)),
+             _at(result, "block copy", (YARN,), 2)]
+    best = max(float(cell.max()) for cell in cells)
+    return ClaimResult(f"block copy off the trained offset: every such model copies at most {ceiling:.0%}, every seed",
+                       max(best - ceiling, 0.0), 0.0)
+
+
+def each_method_wins_where_designed(result, margin: float = 0.3) -> ClaimResult:
+    """At twice the training length, on every seed: on the block copy, interpolation at s = L'/L0 beats plain
+    RoPE by at least ``margin``; on the lag copy, plain RoPE beats interpolation, YaRN and Llama 3.1's rule by
+    at least ``margin`` (the deviation is the largest shortfall of a lead)."""
+    interpolation, plain = _at(result, "block copy", (PI, "RoPE"), 2)
+    stretched = _at(result, "lag copy", (PI, YARN,
+                                         LLAMA), 2)
+    leads = np.concatenate([interpolation - plain, _at(result, "lag copy", ("RoPE",), 2)[0] - stretched.max(axis=0)])
+    return ClaimResult(f"at 2 L0: interpolation leads RoPE on the block copy, RoPE leads every rescaling on the lag "
+                       f"copy, by at least {margin:.0%}, every seed", max(margin - float(leads.min()), 0.0), 0.0)

@@ -1,23 +1,35 @@
-r"""Chapter 9's experiment: tiny models with five position schemes, trained at one length and
-evaluated at longer ones.
+r"""Chapter 9's experiment: tiny models with five position schemes, trained at one length on two copy tasks,
+evaluated at longer ones, on several seeds.
 
-Every model is a :class:`posenc.torch_nn.TinyModel` trained on the copy task of
-:func:`copy_batch` at length :math:`L`: a block of :math:`L/2` random tokens, then
-:math:`L/2` blanks on which the model writes the block out again. Copying a block of :math:`n` tokens needs
-attention at the offset :math:`n - m = -n`, so at length :math:`L'` the task asks for an offset of
-:math:`L'/2`, one that training at :math:`L` never showed when :math:`L' > L`.
+Every model is a :class:`posenc.torch_nn.TinyModel` trained at the length :math:`L_0` on one of two tasks:
 
-The models are evaluated at each length :math:`L'` of ``lengths``, by the fraction of blanks on which the
-most likely token is the right one (chance: one in ``vocab - 1``). The learned table has
-``max(lengths)`` rows, of which training reaches the first :math:`L` only; the rows past them keep their
-random initial values (:mod:`posenc.torch_nn`). The trained RoPE model is also evaluated with the
-ladders of :mod:`posenc.scaling` at the factor :math:`s = L'/L`: position interpolation, YaRN (with its
-temperature), and position interpolation after a few steps of fine-tuning at :math:`2L`.
+- the **block copy** of :func:`copy_batch`: a block of :math:`L'/2` random tokens, then :math:`L'/2` blanks on
+  which the model writes the block out again. The answer sits at the offset :math:`n - m = -L'/2`, so the
+  offset the task asks for grows with the length :math:`L'` of the input, and training at :math:`L_0` shows
+  only :math:`-L_0/2`;
+- the **lag copy** of :func:`posenc.book.experiments.ch02.lagged_copy_batch`: repeat the token ``lag``
+  places back. The answer sits at the offset :math:`-\text{lag}` at every length, the short, fixed offset
+  that methods which keep the fast hands are designed for.
+
+The models are evaluated at each length :math:`L'` of ``lengths`` by the fraction of targets on which the
+most likely token is the right one. The learned table has ``max(lengths)`` rows, of which training
+reaches the first :math:`L_0` only; the rows past them keep their random initial values
+(:mod:`posenc.torch_nn`). The trained RoPE model is also run with the ladders of :mod:`posenc.scaling`:
+position interpolation at the factor :math:`s = L'/L_0` of each length and at one fixed factor, YaRN as
+its paper configures it (:math:`\alpha = 1`, :math:`\beta = 32`, with its temperature) and Llama 3.1's rule
+(the same ramp with :math:`\beta = 4`, no temperature), both at :math:`s = L'/L_0`.
+
+Every (task, seed) pair is one job; the jobs are shared between this process and fresh ones (the models are
+too small for threads to help), each job seeded on its own, so the numbers do not depend on how they are
+shared out.
 """
 
 from __future__ import annotations
 
+import multiprocessing
 import time
+from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from dataclasses import dataclass
 
 import numpy as np
@@ -27,16 +39,16 @@ from torch import nn
 from posenc import checks, scaling
 from posenc.torch_nn import TinyModel, with_ladder
 
-from .ch02 import fit, fit_watching_table, one_thread
+from .ch02 import fit, fit_watching_table, lagged_copy_batch, one_thread
 
 
 def copy_batch(batch: int, length: int, vocab: int, generator: torch.Generator) -> tuple[torch.Tensor, torch.Tensor]:
-    """The copy task: the first half of each sequence is random tokens ``1 .. vocab - 1``, the second half is
+    """The block copy: the first half of each sequence is random tokens ``1 .. vocab - 1``, the second half is
     the blank token ``0``, and the target at blank position ``t`` is the token ``length // 2`` places back,
     ``target[t] = tokens[t - length // 2]``: the model writes the first half out again.
 
     The first half has no targets (``-100``). Copying a block of ``n`` tokens needs attention at offset
-    ``n``, so the offset the task asks for grows with the input.
+    ``-n``, so the offset the task asks for grows with the input.
     """
     who = "copy_batch"
     batch = checks.integer(batch, "batch", who, minimum=1)
@@ -85,117 +97,206 @@ def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
     return float(counts.max(dim=1).values.sum() / (targets != -100).sum())
 
 
-SCHEMES = {"NoPE": "none", "learned": "learned", "sinusoidal": "sinusoidal", "ALiBi": "alibi", "RoPE": "rope"}
+SCHEMES = {"NoPE": "none", "ALiBi": "alibi", "learned table": "learned", "sinusoidal table": "sinusoidal",
+           "RoPE": "rope"}
+TASKS = ("block copy", "lag copy")
+#: The trained RoPE model run with another ladder: position interpolation at s = L'/L0 and at a fixed s,
+#: YaRN as its paper configures it (alpha = 1, beta = 32, temperature), Llama 3.1's rule (beta = 4). The names
+#: carry their math in $...$, for the table and the figure's legend.
+PI, PI_FIXED, YARN, LLAMA = STRETCHED = ("RoPE, interpolation at $s = L'/L_0$", "RoPE, interpolation at fixed $s$",
+                                         r"RoPE, YaRN ($\beta = 32$, temperature)", r"RoPE, Llama 3.1 ($\beta = 4$)")
+METHODS = (*SCHEMES, *STRETCHED)
 
 
 @dataclass(frozen=True)
-class Extrapolation:
-    """What :func:`run_experiment` measured: ``accuracy[method][i]`` at evaluation length ``lengths[i]``;
-    the accuracy ``order_blind[i]`` of a reader who knows the block but not its order
-    (:func:`order_blind`); for every row of the learned table, the largest gradient it received and the
-    largest change training made to it (``max(lengths)`` rows, ``train_length`` of them trained); the
-    training loss of every model's last step; the settings; and the seconds
-    the run took."""
+class Settings:
+    """What every job of :func:`run_experiment` shares: the task sizes, the models and their training."""
 
-    lengths: tuple[int, ...]
-    accuracy: dict[str, np.ndarray]
-    order_blind: np.ndarray
-    largest_gradient: np.ndarray
-    row_change: np.ndarray
-    final_loss: dict[str, float]
     train_length: int
+    lengths: tuple[int, ...]
     vocab: int
     d_model: int
     n_heads: int
     steps: int
-    fine_tune_steps: int
-    fine_tune_lr: float
-    yarn_ramp: tuple[float, float]
-    seed: int
+    batch: int
+    lr: float
+    lag: int
+    fixed_factor: float
+    eval_batch: int
+
+
+@dataclass(frozen=True)
+class Extrapolation:
+    """What :func:`run_experiment` measured.
+
+    ``accuracy[task][method]`` has shape ``(len(seeds), len(lengths))``: one row per seed, one column per
+    evaluation length, for every task of :data:`TASKS` and method of :data:`METHODS`. ``order_blind`` (same
+    shape) is the accuracy on the block copy of a reader who knows the block but not its order
+    (:func:`order_blind`). For every row of the learned tables (``max(lengths)`` rows, ``train_length`` of
+    them trained), ``largest_gradient`` and ``row_change`` are the largest gradient it received and the
+    largest change training made to it, over every seed and task; ``final_loss[task][scheme]`` is the
+    training loss of each seed's last step; then the settings and the seconds the run took."""
+
+    settings: Settings
+    seeds: tuple[int, ...]
+    accuracy: dict[str, dict[str, np.ndarray]]
+    order_blind: np.ndarray
+    largest_gradient: np.ndarray
+    row_change: np.ndarray
+    final_loss: dict[str, dict[str, np.ndarray]]
     seconds: float
 
     @property
-    def chance(self) -> float:
-        """The accuracy of a guess: one in the ``vocab - 1`` content tokens."""
-        return 1.0 / (self.vocab - 1)
+    def train_length(self) -> int:
+        return self.settings.train_length
+
+    @property
+    def lengths(self) -> tuple[int, ...]:
+        return self.settings.lengths
+
+    def chance(self, task: str) -> float:
+        """The accuracy of a uniform guess: one in ``vocab - 1`` content tokens for the block copy, one in
+        ``vocab`` for the lag copy."""
+        return 1.0 / (self.settings.vocab - (task == "block copy"))
 
     def table(self) -> list[list[str]]:
-        """The accuracies as rows of text, ``[method, acc at lengths[0], ...]``, in percent."""
-        return [[name, *(f"{100 * a:.0f}%" for a in values)] for name, values in self.accuracy.items()]
+        """The accuracies as rows of text, ``[method, task 0 at lengths[0], ..., task 1 at lengths[-1]]``:
+        the range over the seeds in percent (:func:`percent_range`)."""
+        return [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS
+                           for i in range(len(self.lengths)))] for method in METHODS]
+
+    def markdown_table(self) -> str:
+        """:meth:`table` as a Markdown table, lengths as multiples of :math:`L_0`, with a last row for the
+        best order-blind guess on the block copy (a dash for the lag copy)."""
+        times = [f"${n // self.train_length}L_0$" if n > self.train_length else "$L_0$" for n in self.lengths]
+        header = ["positions", *(f"{task}, {t}" for task in TASKS for t in times)]
+        blind = [percent_range(self.order_blind[:, i]) for i in range(len(self.lengths))]
+        rows = [header, ["---"] * len(header), *self.table(),
+                ["best order-blind guess", *blind, *["\N{EN DASH}"] * len(self.lengths)]]
+        return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
 
-def _copy_batches(batch: int, length: int, vocab: int, seed: int):
-    """A function that hands out the next batch of the copy task from a generator seeded with ``seed``."""
+def percent_range(values) -> str:
+    """The smallest and largest of ``values`` (fractions) in whole percent joined by an en dash, ``"63–86%"``,
+    or one number, ``"100%"``, when both round to it.
+
+    >>> percent_range([0.634, 0.86, 0.7]), percent_range([0.998, 1.0])
+    ('63–86%', '100%')
+    """
+    low, high = (f"{100 * v:.0f}" for v in (np.min(values), np.max(values)))
+    return f"{high}%" if low == high else f"{low}\N{EN DASH}{high}%"
+
+
+def _batches(task: str, settings: Settings, length: int, batch: int, generator: torch.Generator):
+    """One batch of ``task`` at ``length``."""
+    if task == "block copy":
+        return copy_batch(batch, length, settings.vocab, generator)
+    return lagged_copy_batch(batch, length, settings.vocab, settings.lag, generator)
+
+
+def _stretched(model: TinyModel, settings: Settings, length: int) -> dict[str, TinyModel]:
+    """The trained RoPE ``model`` with the ladders of :data:`STRETCHED` for an input of ``length``
+    :math:`L'`; all but the fixed interpolation use the factor :math:`s = \\max(1, L'/L_0)`."""
+    factor = max(1.0, length / settings.train_length)
+    d, base, context = model.head.w_q.out_features, model.head.base, settings.train_length
+    ladders = (scaling.position_interpolation(d, factor, base),
+               scaling.position_interpolation(d, settings.fixed_factor, base),
+               scaling.yarn(d, factor, context, base, alpha=1.0, beta=32.0),
+               scaling.llama3(d, factor, 1.0, 4.0, context, base))
+    scales = (1.0, 1.0, scaling.yarn_attention_scale(factor), 1.0)
+    return {name: with_ladder(model, ladder, scale) for name, ladder, scale in zip(STRETCHED, ladders, scales,
+                                                                                   strict=True)}
+
+
+@contextmanager
+def _deterministic():
+    """Run the block with torch's deterministic algorithms, restoring the previous setting afterwards."""
+    before = torch.are_deterministic_algorithms_enabled()
+    torch.use_deterministic_algorithms(True)
+    try:
+        yield
+    finally:
+        torch.use_deterministic_algorithms(before)
+
+
+def _training_batches(task: str, settings: Settings, seed: int):
+    """A function that hands out the next training batch of ``task`` from a generator seeded with ``seed``."""
     data = torch.Generator().manual_seed(seed)
-    return lambda: copy_batch(batch, length, vocab, data)
+    return lambda: _batches(task, settings, settings.train_length, settings.batch, data)
 
 
-def _stretch_ladders(model: TinyModel, train_length: int, length: int, yarn_ramp: tuple[float, float]) -> dict:
-    """The trained RoPE ``model`` with the ladders of position interpolation and YaRN at the factor
-    :math:`s = \\max(1, L'/L)` for an input of ``length`` :math:`L'`."""
-    factor = max(1.0, length / train_length)
-    d, base = model.head.w_q.out_features, model.head.base
-    alpha, beta = yarn_ramp
-    return {
-        "RoPE + PI": with_ladder(model, scaling.position_interpolation(d, factor, base)),
-        "RoPE + YaRN": with_ladder(model, scaling.yarn(d, factor, train_length, base, alpha, beta),
-                                   scaling.yarn_attention_scale(factor)),
-    }
+def _job(task: str, seed: int, settings: Settings) -> dict:
+    """Train the five schemes on ``task`` with ``seed`` and evaluate every method at every length: model
+    weights from ``torch.manual_seed(seed)``, training batches from a generator seeded ``2 seed``,
+    evaluation batches from one seeded ``2 seed + 1``."""
+    with _deterministic():
+        evaluation = {n: _batches(task, settings, n, settings.eval_batch, torch.Generator().manual_seed(2 * seed + 1))
+                      for n in settings.lengths}
+        scores, losses, rope, table = {}, {}, None, None
+        for name, scheme in SCHEMES.items():
+            torch.manual_seed(seed)
+            model = TinyModel(settings.vocab, settings.d_model, max(settings.lengths) if scheme == "learned" else None,
+                              position=scheme, n_heads=settings.n_heads)
+            batches = _training_batches(task, settings, 2 * seed)
+            if scheme == "learned":
+                trained, before, after, largest_gradient = fit_watching_table(model, batches, settings.steps,
+                                                                              lr=settings.lr)
+                table = largest_gradient, np.max(np.abs(after - before), axis=1)
+            else:
+                trained = fit(model, batches, settings.steps, lr=settings.lr)
+            losses[name] = float(trained[-1])
+            scores[name] = [accuracy(model, *evaluation[n]) for n in settings.lengths]
+            rope = model if scheme == "rope" else rope
+        stretched = {n: _stretched(rope, settings, n) for n in settings.lengths}
+        for name in STRETCHED:
+            scores[name] = [accuracy(stretched[n][name], *evaluation[n]) for n in settings.lengths]
+        blind = [order_blind(*evaluation[n]) for n in settings.lengths] if task == "block copy" else None
+    return {"accuracy": scores, "loss": losses, "table": table, "order_blind": blind}
 
 
-def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), vocab: int = 17, d_model: int = 32,
-                   n_heads: int = 4, steps: int = 250, batch: int = 32, lr: float = 1e-2,
-                   fine_tune_steps: int = 30, fine_tune_lr: float = 1e-3,
-                   yarn_ramp: tuple[float, float] = (1.0, 4.0), eval_batch: int = 64, seed: int = 0) -> Extrapolation:
-    """Train one :class:`~posenc.torch_nn.TinyModel` per scheme of :data:`SCHEMES` on the copy task at
-    ``train_length`` and measure its accuracy at each of ``lengths`` (see the module's docstring).
+def _run_jobs(jobs: list[tuple[str, int]], settings: Settings, workers: int) -> list[dict]:
+    """:func:`_job` for every ``(task, seed)`` of ``jobs``, dealt out in turn to ``workers`` processes: this one
+    and ``workers - 1`` fresh ones (each of which first spends seconds importing torch, which this one has)."""
+    if workers == 1:
+        return [_job(task, seed, settings) for task, seed in jobs]
+    elsewhere = [job for i, job in enumerate(jobs) if i % workers]
+    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
+        pending = {job: pool.submit(_job, *job, settings) for job in elsewhere}
+        done = {job: _job(*job, settings) for job in jobs[::workers]}
+        done.update((job, future.result()) for job, future in pending.items())
+    return [done[job] for job in jobs]
 
-    Seeded: each model starts from ``torch.manual_seed(seed)`` and sees the same batches, so two runs give
-    identical numbers. ``yarn_ramp`` is YaRN's :math:`(\\alpha, \\beta)`; ``fine_tune_steps`` steps at twice
-    the training length, with position interpolation at factor 2 and the learning rate ``fine_tune_lr``,
-    give the last method.
+
+def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1, 2), vocab: int = 17,
+                   d_model: int = 32, n_heads: int = 4, steps: int = 150, batch: int = 16, lr: float = 1e-2,
+                   lag: int = 8, fixed_factor: float = 4.0, eval_batch: int = 64, workers: int = 2) -> Extrapolation:
+    """Train one :class:`~posenc.torch_nn.TinyModel` per scheme of :data:`SCHEMES`, task of :data:`TASKS` and
+    seed of ``seeds`` at ``train_length``, and measure every method of :data:`METHODS` at each of ``lengths``
+    (see the module's docstring), in ``workers`` processes (this one and ``workers - 1`` fresh ones).
+
+    Seeded: each job sets its own seeds (:func:`_job`), so two runs on one machine give identical numbers,
+    whatever ``workers`` is. ``fixed_factor`` is the one factor of the fixed position interpolation
+    (by default the longest length ratio, 4).
     """
     who = "run_experiment"
     start = time.perf_counter()
     train_length = checks.integer(train_length, "train_length", who, minimum=2)
     lengths = tuple(checks.integer(n, "lengths", who, minimum=2) for n in lengths)
-    fine_tune_steps = checks.integer(fine_tune_steps, "fine_tune_steps", who, minimum=0)
-    evaluation = {n: copy_batch(eval_batch, n, vocab, torch.Generator().manual_seed(seed + 1)) for n in lengths}
-    accuracies, losses, rope = {}, {}, None
-    for name, scheme in SCHEMES.items():
-        torch.manual_seed(seed)
-        model = TinyModel(vocab, d_model, max(lengths) if scheme == "learned" else None, position=scheme,
-                          n_heads=n_heads)
-        batches = _copy_batches(batch, train_length, vocab, seed)
-        if scheme == "learned":
-            trained, before, after, largest_gradient = fit_watching_table(model, batches, steps, lr=lr)
-            row_change = np.max(np.abs(after - before), axis=1)
-        else:
-            trained = fit(model, batches, steps, lr=lr)
-        losses[name] = float(trained[-1])
-        accuracies[name] = [accuracy(model, *evaluation[n]) for n in lengths]
-        rope = model if scheme == "rope" else rope
-    stretched = {n: _stretch_ladders(rope, train_length, n, yarn_ramp) for n in lengths}
-    for name in ("RoPE + PI", "RoPE + YaRN"):
-        accuracies[name] = [accuracy(stretched[n][name], *evaluation[n]) for n in lengths]
-    accuracies["RoPE + PI, fine-tuned"] = _fine_tuned(rope, train_length, lengths, evaluation, vocab, batch,
-                                                      fine_tune_lr, fine_tune_steps, yarn_ramp, seed)
-    blind = np.array([order_blind(*evaluation[n]) for n in lengths])
-    return Extrapolation(lengths, {k: np.array(v) for k, v in accuracies.items()}, blind,
-                         largest_gradient, row_change, losses, train_length, vocab,
-                         d_model, n_heads, steps, fine_tune_steps, fine_tune_lr, tuple(yarn_ramp), seed,
-                         time.perf_counter() - start)
-
-
-def _fine_tuned(rope: TinyModel, train_length: int, lengths, evaluation, vocab: int, batch: int, lr: float,
-                steps: int, yarn_ramp, seed: int) -> list[float]:
-    """Accuracies of the RoPE model after ``steps`` steps at length ``2 L`` under position interpolation at
-    factor 2, evaluated with the interpolation factor of each length."""
-    model = _stretch_ladders(rope, train_length, 2 * train_length, yarn_ramp)["RoPE + PI"]
-    fit(model, _copy_batches(batch, 2 * train_length, vocab, seed + 2), steps, lr=lr)
-    d, base = model.head.w_q.out_features, model.head.base
-    scores = []
-    for n in lengths:
-        evaluated = with_ladder(model, scaling.position_interpolation(d, max(1.0, n / train_length), base))
-        scores.append(accuracy(evaluated, *evaluation[n]))
-    return scores
+    seeds = tuple(checks.integer(s, "seeds", who, minimum=0) for s in seeds)
+    vocab = checks.integer(vocab, "vocab", who, minimum=2)
+    lag = checks.integer(lag, "lag", who, minimum=1)
+    if lag >= min(train_length, *lengths):
+        raise ValueError(f"{who}: lag must be shorter than every length, got lag={lag}")
+    workers = checks.integer(workers, "workers", who, minimum=1)
+    settings = Settings(train_length, lengths, vocab, d_model, n_heads, steps, batch, lr, lag,
+                        checks.real(fixed_factor, "fixed_factor", who, at_least=1.0), eval_batch)
+    jobs = [(task, seed) for task in TASKS for seed in seeds]
+    done = dict(zip(jobs, _run_jobs(jobs, settings, workers), strict=True))
+    accuracies = {task: {method: np.array([done[task, s]["accuracy"][method] for s in seeds]) for method in METHODS}
+                  for task in TASKS}
+    losses = {task: {name: np.array([done[task, s]["loss"][name] for s in seeds]) for name in SCHEMES}
+              for task in TASKS}
+    gradients, changes = zip(*(result["table"] for result in done.values()), strict=True)
+    blind = np.array([done["block copy", s]["order_blind"] for s in seeds])
+    return Extrapolation(settings, seeds, accuracies, blind, np.max(gradients, axis=0), np.max(changes, axis=0),
+                         losses, time.perf_counter() - start)

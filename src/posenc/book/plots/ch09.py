@@ -66,30 +66,42 @@ def decay_curves(distances: np.ndarray, curves: dict[str, np.ndarray], octaves: 
         ax.semilogx(distances, values, linewidth=0.5, alpha=0.45, color=colour)
         ax.stairs(means, edges, baseline=None, linewidth=2.0, color=colour, label=f"{label} (octave mean)")
     ax.axhline(level, color=INK, linestyle="--", linewidth=0.9, label="random-walk level")
-    ax.set_xlabel("relative distance r (positions)")
-    ax.set_ylabel(r"mean over $j$ of $|S_j(r)|$")
+    ax.set_xlabel(r"distance $|\Delta|$ (positions)")
+    ax.set_ylabel(r"mean over $j$ of $|S_j(\Delta)|$")
     ax.legend(loc="upper right", fontsize=8.5)
     return fig
 
 
-def extrapolation_curves(lengths, accuracy: dict[str, np.ndarray], order_blind: np.ndarray, chance: float,
-                         train_length: int):
-    """Accuracy of every method (``accuracy`` maps a name to one value per length) against the evaluation
-    length (log scale), with the order-blind guess (dashed), chance (dotted) and the training length."""
-    fig, ax = plt.subplots(figsize=(7.0, 3.3), constrained_layout=True)
-    colours = [*PALETTE, "#17becf", "#e377c2"]
-    markers = "osD^v<>p"
-    for (name, values), colour, marker in zip(accuracy.items(), colours, markers, strict=False):
-        ax.plot(lengths, 100 * np.asarray(values), marker=marker, markersize=4.5, linewidth=1.3, color=colour,
-                label=name)
-    ax.plot(lengths, 100 * np.asarray(order_blind), color=INK, linestyle="--", linewidth=0.9,
-            label="best order-blind guess")
-    ax.axhline(100 * chance, color=MUTED, linestyle=":", linewidth=0.9, label="chance")
-    ax.axvline(train_length, color=MUTED, linewidth=0.8)
-    ax.set_xscale("log", base=2)
-    ax.set_xticks(list(lengths), [str(n) for n in lengths])
-    ax.set_ylim(0, 105)
-    ax.set_xlabel("evaluation length (tokens, log scale; grey line: training length)")
-    ax.set_ylabel("tokens copied correctly (%)")
-    ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8.5)
+def extrapolation_ranges(lengths, accuracy: dict[str, dict[str, np.ndarray]], chance: dict[str, float],
+                         order_blind: np.ndarray, train_length: int, stretched=()):
+    """One panel per task of ``accuracy`` (task -> method -> array ``(seeds, len(lengths))``): every method's
+    median over the seeds (a line) and its range (a bar from the smallest to the largest), against the
+    evaluation length (log scale); chance (dotted) on each panel, the order-blind guess ``order_blind``
+    (``(seeds, len(lengths))``, dashed) on the first, the training length (grey). The methods named in
+    ``stretched`` are drawn dashed."""
+    fig, axes = plt.subplots(1, len(accuracy), figsize=(7.6, 3.4), sharey=True, constrained_layout=True)
+    colours, markers = [*PALETTE, "#17becf", "#e377c2", "#bcbd22"], "osD^v<>ph"
+    for panel, (ax, (task, methods)) in enumerate(zip(axes, accuracy.items(), strict=True)):
+        for index, ((name, values), colour, marker) in enumerate(zip(methods.items(), colours, markers, strict=False)):
+            values = 100 * np.asarray(values)
+            x = np.asarray(lengths) * 2.0 ** (0.035 * (index - len(methods) / 2))  # side by side, not on top
+            median = np.median(values, axis=0)
+            ax.errorbar(x, median, yerr=[median - values.min(axis=0), values.max(axis=0) - median], color=colour,
+                        marker=marker, markersize=4, linewidth=1.2, capsize=2,
+                        linestyle="--" if name in stretched else "-", label=name)
+        if panel == 0:
+            ax.plot(lengths, 100 * np.median(order_blind, axis=0), color=INK, linestyle=(0, (4, 2)), linewidth=0.9,
+                    label="best order-blind guess")
+        ax.axhline(100 * chance[task], color=MUTED, linestyle=":", linewidth=0.9, label=None if panel else "chance")
+        ax.axvline(train_length, color=MUTED, linewidth=0.8)
+        ax.set_xscale("log", base=2)
+        ax.set_xticks(list(lengths), [str(n) for n in lengths])
+        ax.minorticks_off()
+        ax.set_ylim(0, 105)
+        ax.set_title(task)
+        ax.set_xlabel("evaluation length (tokens)")
+    axes[0].set_ylabel("tokens copied correctly (%)")
+    handles, labels = axes[0].get_legend_handles_labels()
+    order = sorted(range(len(labels)), key=lambda i: labels[i] in ("best order-blind guess", "chance"))  # methods first
+    fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="outside lower center", ncol=4, fontsize=8)
     return fig
