@@ -7,8 +7,8 @@ Without rotation the up-projection moves to the query side,
 .. math:: q^\top W_{UK}\,\tilde x_n = (W_{UK}^\top q)^\top\,\tilde x_n ,
 
 so the cache holds only the latents and the keys are never formed (the "absorbed" form). A rotation
-:math:`R_n` between :math:`W_{UK}` and the query breaks this: :math:`(R_m q)^\top R_n W_{UK}\tilde x_n =
-(W_{UK}^\top R_{n-m}^\top q)^\top \tilde x_n` asks for a different vector for every key. DeepSeek-V2 therefore
+:math:`\Theta_n` between :math:`W_{UK}` and the query breaks this: :math:`(\Theta_m q)^\top \Theta_n W_{UK}\tilde x_n
+= (W_{UK}^\top \Theta_{n-m}^\top q)^\top \tilde x_n` asks for a different vector for every key. DeepSeek-V2 therefore
 rotates only a few extra coordinates, with one rotated key per token shared by all heads.
 """
 
@@ -26,10 +26,10 @@ def mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions=None, *, base: f
     For head :math:`h`, query position :math:`m` and key position :math:`n`,
 
     .. math:: S^{(h)}_{mn} = \big(W^{(h)\top}_{UK}\, q^{\text{nope}}_{h,m}\big)^\top \tilde x_n
-              + \big(R_m\, q^{\text{rope}}_{h,m}\big)^\top R_n\, k^{\text{rope}}_n ,
+              + \big(\Theta_m\, q^{\text{rope}}_{h,m}\big)^\top \Theta_n\, k^{\text{rope}}_n ,
 
-    which equals the score of the explicit keys :math:`[W^{(h)}_{UK}\tilde x_n,\; R_n k^{\text{rope}}_n]`
-    against the queries :math:`[q^{\text{nope}}_{h,m},\; R_m q^{\text{rope}}_{h,m}]`. The rotation is RoPE in the
+    which equals the score of the explicit keys :math:`[W^{(h)}_{UK}\tilde x_n,\; \Theta_n k^{\text{rope}}_n]`
+    against the queries :math:`[q^{\text{nope}}_{h,m},\; \Theta_m q^{\text{rope}}_{h,m}]`. The rotation is RoPE in the
     interleaved layout (DeepSeek's checkpoints store their rotary coordinates in pairs, ``rope_interleave``).
 
     Parameters

@@ -87,7 +87,8 @@ def longrope_logit_factor(factor: float = 32.0, original_context: int = 4096) ->
     """LongRoPE's factor on queries and keys, squared, is ln(s L0) / ln L0: what it does to every logit."""
     scale = longrope_attention_scale(factor, original_context)
     ratio = math.log(factor * original_context) / math.log(original_context)
-    return claim_result(f"LongRoPE (s = {factor:g}, L0 = {original_context}): a^2 = ln(s L0)/ln L0", [scale**2 - ratio])
+    return claim_result(f"LongRoPE (s = {factor:g}, L0 = {original_context}): (factor on q and k)^2 = ln(s L0)/ln L0",
+                        [scale**2 - ratio])
 
 
 # ---- RoPE and NoPE layers in one stack ----
@@ -146,7 +147,9 @@ def stack_sees_only_offsets(first: str = "rope", causal: bool = True, shift: int
 def offsets_seen(mask: np.ndarray) -> np.ndarray:
     """The offsets n - m of the (query m, key n) pairs a boolean mask lets through, sorted."""
     rows, cols = np.nonzero(mask)
-    return np.unique(cols - rows)
+    seen = np.zeros(max(2 * len(mask) - 1, 0), dtype=bool)
+    seen[cols - rows + len(mask) - 1] = True  # offsets -(n - 1) .. n - 1, marked without sorting
+    return np.flatnonzero(seen) - (len(mask) - 1)
 
 
 def window_offsets_do_not_grow(window: int = 1024, lengths=(1024, 3072), kind: str = "window") -> ClaimResult:
@@ -225,7 +228,7 @@ def absorbed_score_equals_explicit(rotated: bool = False, n: int = 8, d: int = 8
                                    seed: int = 0) -> ClaimResult:
     """The explicit score q_m^T (W_UK x_n) against the absorbed one (W_UK^T q_m)^T x_n, for every query m and key n
     (relative to the largest score). With ``rotated=True`` both sides carry RoPE, the query turned before it is
-    absorbed, (W_UK^T R_m q_m)^T x_n, against (R_m q_m)^T R_n W_UK x_n: it fails."""
+    absorbed, (W_UK^T Theta_m q_m)^T x_n, against (Theta_m q_m)^T Theta_n W_UK x_n: it fails."""
     q, latents, w_uk = _latent_head(n, d, d_lat, seed)
     keys = latents @ w_uk.T  # W_UK x_n, one row per key
     if rotated:
@@ -239,7 +242,7 @@ def absorbed_score_equals_explicit(rotated: bool = False, n: int = 8, d: int = 8
 def mla_scores_equal_explicit_keys(heads: int = 3, n: int = 10, d_nope: int = 8, d_rope: int = 4, d_lat: int = 16,
                                    seed: int = 0) -> ClaimResult:
     """``latent_attention.mla_scores`` (absorbed content part, shared rotary key) equals the scores of the explicit
-    keys [W_UK x_n, R_n k_n] against the queries [q_nope, R_m q_rope], head by head."""
+    keys [W_UK x_n, Theta_n k_n] against the queries [q_nope, Theta_m q_rope], head by head."""
     rng = np.random.default_rng(seed)
     q_nope, q_rope = rng.standard_normal((heads, n, d_nope)), rng.standard_normal((heads, n, d_rope))
     latents, k_rope = rng.standard_normal((n, d_lat)), rng.standard_normal((n, d_rope))
