@@ -197,7 +197,7 @@ def test_phi3s_layer_picks_its_ladder_by_the_largest_position_of_each_call():
 def test_the_chapters_settings_are_transformers_defaults():
     llama4, deepseek = Llama4TextConfig(), DeepseekV3Config()
     assert (llama4.num_hidden_layers, llama4.no_rope_layer_interval, llama4.attention_chunk_size, llama4.attn_scale,
-            llama4.floor_scale, llama4.head_dim, llama4.default_theta) == tuple(claims.LLAMA4.values())
+            llama4.floor_scale) == tuple(claims.LLAMA4.values())
     assert (deepseek.num_attention_heads, deepseek.qk_nope_head_dim, deepseek.qk_rope_head_dim, deepseek.kv_lora_rank,
             deepseek.v_head_dim) == tuple(claims.DEEPSEEK_V3.values())
     assert Qwen3VLTextConfig.default_theta == claims.QWEN_VL_MROPE["base"]

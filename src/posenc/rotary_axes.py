@@ -8,7 +8,8 @@ by which position:
 - **axial (2-D) RoPE** for image patches turns one half of the head by the patch's row and the other half by
   its column, so a score depends on the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)`;
 - **M-RoPE** (Qwen2-VL) gives every token three ids (time, height, width) and turns each frequency pair by
-  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE.
+  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE. Qwen3-VL
+  deals the pairs to the axes in turn instead of in sections (:func:`mrope_axes`).
 
 Each is built from :func:`posenc.rotary.apply_rope` on slices of the head, so each inherits its kinds (numpy
 or torch), shapes, dtypes and pair layouts.

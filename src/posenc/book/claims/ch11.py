@@ -36,8 +36,8 @@ PHI35_MINI = {
 
 
 # The settings the chapter computes with, each compared with transformers' configuration in tests/test_ch11.py.
-LLAMA4 = {"n_layers": 48, "nope_every": 4, "chunk": 8192, "attn_scale": 0.1, "floor_scale": 8192,
-          "d": 128, "base": 500000.0}  # transformers' Llama4TextConfig defaults
+LLAMA4 = {"n_layers": 48, "nope_every": 4, "chunk": 8192, "attn_scale": 0.1,
+          "floor_scale": 8192}  # transformers' Llama4TextConfig defaults
 GEMMA3 = {"d": 256, "window": 1024, "local_base": 10000.0, "global_base": 1000000.0, "factor": 8.0, "every": 6,
           "context": 131072}  # Gemma 3 12B's published configuration
 QWEN_VL_MROPE = {"d": 128, "base": 500000.0,  # transformers' default base for Qwen3-VL's text model
@@ -156,7 +156,7 @@ def window_offsets_do_not_grow(window: int = 1024, lengths=(1024, 3072), kind: s
     """At every length from ``window`` on, a sliding-window mask (``kind="window"``) or a chunked mask
     (``kind="chunk"``) of size ``window`` lets through exactly the offsets -(window - 1), ..., 0: the deviation
     counts the offsets that differ from that set, over all ``lengths``."""
-    make = window_mask if kind == "window" else chunk_mask
+    make = {"window": window_mask, "chunk": chunk_mask}[kind]
     expected = set(range(-(window - 1), 1))
     differ = [len(expected ^ set(offsets_seen(make(n, window)).tolist())) for n in lengths]
     return ClaimResult(f"{kind} of {window}: offsets -{window - 1}..0 at lengths {', '.join(map(str, lengths))}",
