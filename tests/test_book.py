@@ -183,7 +183,7 @@ def test_every_toc_entry_exists_and_every_chapter_is_listed():
         assert any((ROOT / f"{entry}{suffix}").is_file() for suffix in (".md", ".ipynb")), entry
     listed = {Path(entry).name for entry in toc_files()}
     assert {nb.stem for nb in chapter_notebooks()} <= listed
-    assert len(chapter_notebooks()) == 10
+    assert len(chapter_notebooks()) == 11
 
 
 @pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)

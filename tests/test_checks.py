@@ -24,6 +24,8 @@ from posenc import (
     decoding,
     fourier,
     geometry,
+    latent_attention,
+    mixed_layers,
     precision,
     relative,
     rotary,
@@ -38,8 +40,9 @@ from posenc import (
 from posenc.book.experiments import ch02 as experiment02
 from posenc.book.experiments import ch09 as experiment09
 
-IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, fourier, geometry, precision, relative,
-                rotary, rotary_axes, scaling, scores, sinusoidal, tensor2tensor, torch_nn, xpos)
+IDEA_MODULES = (alibi, angle_tables, attention, clock, decay, decoding, fourier, geometry, latent_attention,
+                mixed_layers, precision, relative, rotary, rotary_axes, scaling, scores, sinusoidal, tensor2tensor,
+                torch_nn, xpos)
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
 Q2, K2 = np.array([1.0, 0.0]), np.array([0.0, 1.0])
@@ -132,6 +135,37 @@ CASES = [
     (rotary_axes.mrope, (X, np.zeros((3, 3)), (1, 0.5, 0.5)), {}, T, r"sections\[1\] must be an integer"),
     (rotary_axes.mrope, (X, np.zeros((3, 3)), (2, -1, 1)), {}, V, r"sections\[1\] must be at least 0"),
     (rotary_axes.mrope, (X, np.zeros((2, 3)), (1, 1, 0)), {}, V, r"positions must have shape \(3, seq\)"),
+    # chapter 11: LongRoPE, mixed stacks, interleaved M-RoPE, latent attention
+    (rotary_axes.mrope, (X, np.zeros((3, 3)), (1, 1, 0)), {"split": "thw"}, V, "split must be one of sections"),
+    (rotary_axes.mrope_axes, ((0, 2, 0), 4), {"split": "interleaved"}, V, "interleaving needs 3 . sections"),
+    (rotary_axes.mrope_axes, ((1, 1), 4), {}, V, "sections must be three integers"),
+    (rotary_axes.mrope_axes, ((1, 1, 0), 5), {}, V, "d=5"),
+    (scaling.longrope, (4, [1.0, 2.0], [1.0], 100, 64), {}, V, "long_factor must hold d/2 = 2 positive numbers"),
+    (scaling.longrope, (4, [1.0, 0.0], [1.0, 2.0], 10, 64), {}, V, "short_factor must hold d/2 = 2 positive"),
+    (scaling.longrope, (4, ["a", "b"], [1.0, 2.0], 10, 64), {}, T, "short_factor must hold real numbers"),
+    (scaling.longrope, (4, [1.0, 1.0], [1.0, 1.0], "10", 64), {}, T, "seq_len must be a real number"),
+    (scaling.longrope, (5, [1.0, 1.0], [1.0, 1.0], 10, 64), {}, V, "d=5"),
+    (scaling.longrope_attention_scale, (0.5, 4096), {}, V, "factor must be at least 1"),
+    (scaling.longrope_attention_scale, (32, 1), {}, V, "original_context must be greater than 1"),
+    (mixed_layers.every_nth_layer, (0, 4), {}, V, "n_layers must be at least 1"),
+    (mixed_layers.every_nth_layer, (48, 4.0), {}, T, "n must be an integer"),
+    (mixed_layers.nope_temperature, ([-1],), {}, V, "positions must be at least 0"),
+    (mixed_layers.nope_temperature, ([1],), {"floor_scale": 0}, V, "floor_scale must be greater than 0"),
+    (mixed_layers.nope_temperature, (["a"],), {}, T, "positions must hold real numbers"),
+    (mixed_layers.window_mask, (4, 0), {}, V, "window must be at least 1"),
+    (mixed_layers.window_mask, (4.5, 2), {}, T, "n must be an integer"),
+    (mixed_layers.chunk_mask, (4, 2.0), {}, T, "chunk must be an integer"),
+    (mixed_layers.chunk_mask, (-1, 2), {}, V, "n must be at least 0"),
+    (latent_attention.mla_scores, (np.ones((1, 2, 3)), np.ones((1, 2, 4)), np.ones((2, 5)), np.ones((2, 4)),
+                                   np.ones((1, 3, 6))), {}, V, r"w_uk must have shape \(heads, d_nope, d_lat\)"),
+    (latent_attention.mla_scores, (np.ones((1, 2, 3)), np.ones((1, 2, 4)), np.ones((3, 5)), np.ones((2, 4)),
+                                   np.ones((1, 3, 5))), {}, V, "q_rope must have shape"),
+    (latent_attention.mla_scores, (np.ones((1, 2, 3)), np.ones((1, 2, 3)), np.ones((2, 5)), np.ones((2, 3)),
+                                   np.ones((1, 3, 5))), {}, V, "d=3"),
+    (latent_attention.mla_scores, (np.ones((2, 3)), np.ones((1, 2, 4)), np.ones((2, 5)), np.ones((2, 4)),
+                                   np.ones((1, 3, 5))), {}, V, "q_nope must have 3 dimension"),
+    (latent_attention.mla_scores, (np.ones((1, 2, 3)), np.ones((1, 2, 4)), np.ones((2, 5)), ["a"],
+                                   np.ones((1, 3, 5))), {}, T, "k_rope must hold real numbers"),
     (rotary_axes.mrope, (X, np.zeros(3), (1, 1, 0)), {}, V, "positions must have 2 dimension"),
     (rotary_axes.mrope, (X, np.full((3, 3), np.nan), (1, 1, 0)), {}, V, "positions must be finite"),
     (rotary_axes.mrope, (np.ones((3, 5)), np.zeros((3, 3)), (1, 1, 0)), {}, V, "got d=5"),

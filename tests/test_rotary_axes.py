@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
-from posenc.rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, partial_rope
+from posenc.rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, mrope_axes, partial_rope
 from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
@@ -171,3 +171,49 @@ def test_torch_and_numpy_agree_and_kinds_and_dtypes_are_kept(dtype):
         assert isinstance(from_torch, torch.Tensor) and from_torch.dtype == dtype and from_torch.shape == x.shape
         assert isinstance(from_numpy, np.ndarray) and from_numpy.dtype == x_numpy.dtype
         np.testing.assert_allclose(from_torch.numpy(), from_numpy, atol=1e-12 if dtype == torch.float64 else 1e-5)
+
+
+# ---- how M-RoPE splits the hands among its axes: Qwen2-VL's sections, Qwen3-VL's interleaving ----
+
+
+def interleavable_sections(d: int):
+    """Sections (t, h, w) that the interleaved split accepts: 3h - 2 < d/2 and 3w - 1 < d/2."""
+    half = d // 2
+    return st.tuples(st.integers(0, (half + 1) // 3), st.integers(0, half // 3)).filter(
+        lambda hw: sum(hw) <= half).map(lambda hw: (half - hw[0] - hw[1], hw[0], hw[1]))
+
+
+@given(data=st.data(), d=st.integers(2, 64).map(lambda h: 2 * h))
+def test_each_axis_owns_as_many_pairs_as_its_section_in_either_split(data, d):
+    sections = data.draw(interleavable_sections(d))
+    for split in ("sections", "interleaved"):
+        np.testing.assert_array_equal(np.bincount(mrope_axes(sections, d, split), minlength=3), sections)
+    np.testing.assert_array_equal(mrope_axes(sections, d), np.repeat([0, 1, 2], sections))
+    pairs = np.arange(d // 2)
+    expected = np.where((pairs % 3 == 1) & (pairs < 3 * sections[1]), 1,
+                        np.where((pairs % 3 == 2) & (pairs < 3 * sections[2]), 2, 0))
+    np.testing.assert_array_equal(mrope_axes(sections, d, split="interleaved"), expected)
+
+
+@given(data=st.data(), d=st.integers(3, 32).map(lambda h: 2 * h), seed=seed, shift=st.lists(position, min_size=3,
+                                                                                            max_size=3))
+def test_interleaved_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(data, d, seed, shift):
+    sections = data.draw(interleavable_sections(d))
+    rng = np.random.default_rng(seed)
+    q, k, ids = rng.standard_normal((5, d)), rng.standard_normal((5, d)), rng.integers(0, 100, (3, 5))
+    moved = ids + np.array(shift)[:, None]
+
+    def scores(positions):
+        return mrope(q, positions, sections, split="interleaved") @ mrope(k, positions, sections, split="interleaved").T
+
+    np.testing.assert_allclose(scores(ids), scores(moved), atol=1e-13 * d * (1 + np.abs(moved).max()))
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+def test_interleaved_mrope_keeps_kind_and_dtype(dtype):
+    x = np.random.default_rng(5).standard_normal((4, 16))
+    ids = np.random.default_rng(6).integers(0, 50, (3, 4))
+    from_torch = mrope(torch.tensor(x, dtype=dtype), ids, (4, 2, 2), split="interleaved")
+    assert isinstance(from_torch, torch.Tensor) and from_torch.dtype == dtype
+    np.testing.assert_allclose(from_torch.numpy(), mrope(x, ids, (4, 2, 2), split="interleaved"),
+                               atol=1e-12 if dtype == torch.float64 else 1e-5)

@@ -15,6 +15,8 @@ from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
     dynamic_ntk,
     llama3,
+    longrope,
+    longrope_attention_scale,
     ntk_aware,
     ntk_aware_base,
     position_interpolation,
@@ -228,3 +230,30 @@ def test_rope_with_the_ordinary_ladder_is_apply_rope(n, d, base, offset, seed):
 def test_rope_with_ladder_refuses_bad_input_by_name(x, ladder, error, message):
     with pytest.raises(error, match="rope_with_ladder: " + message):
         rope_with_ladder(x, ladder)
+
+
+# ---- LongRoPE ----
+
+
+@given(d=even_d, b=base, context=st.integers(2, 100_000), data=st.data())
+def test_longrope_divides_each_hand_by_the_short_list_up_to_the_context_and_the_long_list_beyond(d, b, context, data):
+    factors = st.lists(st.floats(0.5, 100.0), min_size=d // 2, max_size=d // 2)
+    short, long = data.draw(factors), data.draw(factors)
+    theta = ladder(d, b)
+    np.testing.assert_allclose(longrope(d, short, long, context, context, b),
+                               [t / f for t, f in zip(theta, short, strict=True)], rtol=1e-13)
+    np.testing.assert_allclose(longrope(d, short, long, context + 1, context, b),
+                               [t / f for t, f in zip(theta, long, strict=True)], rtol=1e-13)
+
+
+@given(d=even_d, s=factor, b=base)
+def test_longrope_with_equal_factors_is_the_ladder_or_position_interpolation(d, s, b):
+    ones, all_s = [1.0] * (d // 2), [s] * (d // 2)
+    np.testing.assert_allclose(longrope(d, ones, ones, 10, 5, b), frequencies(d, b), rtol=1e-15)
+    np.testing.assert_allclose(longrope(d, all_s, all_s, 10, 5, b), position_interpolation(d, s, b), rtol=1e-14)
+
+
+def test_longrope_attention_scale_for_phi3_is_the_root_of_seventeen_twelfths():
+    # s = 131072 / 4096 = 2^5 and L0 = 2^12: ln s / ln L0 = 5/12
+    assert longrope_attention_scale(32, 4096) == pytest.approx(math.sqrt(17 / 12), rel=1e-15)
+    assert longrope_attention_scale(1, 4096) == 1.0

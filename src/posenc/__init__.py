@@ -18,7 +18,9 @@ serves the chapters (claims, figures, self-checks, experiments).
 - :mod:`posenc.decoding`     -- RoPE while generating: a KV cache, positions of a left-padded batch
 - :mod:`posenc.precision`    -- rounding to bfloat16 / float16 / float32, and angles held in them
 - :mod:`posenc.decay`        -- RoFormer's long-term decay bound
-- :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1)
+- :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1, LongRoPE)
+- :mod:`posenc.mixed_layers` -- stacks of mixed layers: NoPE layers and their temperature, windows and chunks
+- :mod:`posenc.latent_attention` -- multi-head latent attention: the absorbed key, the decoupled rotary part
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
 - :mod:`posenc.relative`     -- offsets in the score: Shaw's clipped table, Transformer-XL's terms, T5's buckets
 - :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset

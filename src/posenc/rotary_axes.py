@@ -8,7 +8,8 @@ by which position:
 - **axial (2-D) RoPE** for image patches turns one half of the head by the patch's row and the other half by
   its column, so a score depends on the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)`;
 - **M-RoPE** (Qwen2-VL) gives every token three ids (time, height, width) and turns each frequency pair by
-  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE.
+  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE. Qwen3-VL
+  deals the pairs to the axes in turn instead of in sections (:func:`mrope_axes`).
 
 Each is built from :func:`posenc.rotary.apply_rope` on slices of the head, so each inherits its kinds (numpy
 or torch), shapes, dtypes and pair layouts.
@@ -113,7 +114,7 @@ def axial_rope(x, rows, cols, *, base: float = 10000.0):
     return _join([_rope(x[..., :half], rows, base), _rope(x[..., half:], cols, base)], torch_input)
 
 
-def mrope(x, positions, sections, *, base: float = 10000.0):
+def mrope(x, positions, sections, *, base: float = 10000.0, split: str = "sections"):
     r"""Qwen2-VL's multimodal RoPE: frequency pair :math:`j` turned by the id of its section's axis.
 
     Every token carries three ids, ``positions[0]`` (time), ``positions[1]`` (height) and ``positions[2]``
@@ -130,7 +131,8 @@ def mrope(x, positions, sections, *, base: float = 10000.0):
     Pairs are interleaved, :math:`(2j, 2j+1)`, as everywhere in this book. Qwen2-VL's code uses the half
     layout, pairs :math:`(j, j + d/2)`, and the same sectioning over the frequency index :math:`j`
     (``mrope_section = [16, 24, 24]`` for a head of 128): it equals this function on heads permuted by
-    :func:`posenc.rotary.interleaved_to_half`.
+    :func:`posenc.rotary.interleaved_to_half`. With ``split="interleaved"`` the pairs are dealt to the axes
+    in turn, as in Qwen3-VL (:func:`mrope_axes`); the counts per axis stay ``sections``.
 
     Parameters
     ----------
@@ -141,6 +143,8 @@ def mrope(x, positions, sections, *, base: float = 10000.0):
         How many frequency pairs each axis owns, from the fastest hand on.
     base : float
         The base of the ladder over the whole head.
+    split : ``"sections"`` or ``"interleaved"``
+        Which pairs each axis owns: consecutive sections (Qwen2-VL) or every third pair (Qwen3-VL).
 
     Returns
     -------
@@ -161,10 +165,45 @@ def mrope(x, positions, sections, *, base: float = 10000.0):
     if positions.shape != (3, seq):
         raise ValueError(f"{who}: positions must have shape (3, seq) = (3, {seq}) (time, height and width ids), "
                          f"got shape {positions.shape}")
-    sections, base = _sections(sections, d, who), checks.base(base, who)
-    bounds = 2 * np.cumsum((0, *sections))  # section a holds dimensions bounds[a] .. bounds[a + 1] - 1
-    return _join([_rope(x, positions[axis], base)[..., bounds[axis]:bounds[axis + 1]]
-                  for axis in range(3) if sections[axis]], torch_input)
+    axes, base = _mrope_axes(sections, split, d, who), checks.base(base, who)
+    turned = {axis: _rope(x, positions[axis], base) for axis in set(axes.tolist())}
+    starts = np.flatnonzero(np.diff(axes, prepend=-1))  # first pair of each run of pairs with one axis
+    stops = np.append(starts[1:], len(axes))
+    return _join([turned[axes[a]][..., 2 * a:2 * b] for a, b in zip(starts, stops, strict=True)], torch_input)
+
+
+def mrope_axes(sections, d: int, split: str = "sections") -> np.ndarray:
+    r"""The axis (0 time, 1 height, 2 width) that turns each of the :math:`d/2` frequency pairs in M-RoPE.
+
+    ``split="sections"`` (Qwen2-VL) gives the first ``sections[0]`` pairs to time, the next ``sections[1]`` to
+    height and the last ``sections[2]`` to width. ``split="interleaved"`` (Qwen3-VL's
+    ``apply_interleaved_mrope``) deals them in turn: pair :math:`j` goes to height if :math:`j \equiv 1`
+    (mod 3) and :math:`j < 3\,\texttt{sections[1]}`, to width if :math:`j \equiv 2` (mod 3) and
+    :math:`j < 3\,\texttt{sections[2]}`, and to time otherwise, so that each axis still owns ``sections[a]``
+    pairs, spread over the whole ladder.
+
+    >>> mrope_axes((2, 1, 1), 8), mrope_axes((2, 1, 1), 8, split="interleaved")
+    (array([0, 0, 1, 2]), array([0, 1, 2, 0]))
+    """
+    return _mrope_axes(sections, split, checks.even_dimension(d, "mrope_axes"), "mrope_axes")
+
+
+SPLITS = ("sections", "interleaved")
+
+
+def _mrope_axes(sections, split: str, d: int, who: str) -> np.ndarray:
+    """:func:`mrope_axes` for an even ``d``, checking ``sections`` and ``split`` on behalf of ``who``."""
+    sections, split = _sections(sections, d, who), checks.option(split, SPLITS, "split", who)
+    if split == "sections":
+        return np.repeat(np.arange(3), sections)
+    if 3 * sections[1] - 2 >= d // 2 or 3 * sections[2] - 1 >= d // 2:  # the last height and width pairs
+        raise ValueError(f"{who}: interleaving needs 3 * sections[1] - 2 and 3 * sections[2] - 1 below d/2 = "
+                         f"{d // 2}, got sections {sections}")
+    pair = np.arange(d // 2)
+    axes = np.zeros(d // 2, dtype=int)
+    axes[(pair % 3 == 1) & (pair < 3 * sections[1])] = 1
+    axes[(pair % 3 == 2) & (pair < 3 * sections[2])] = 2
+    return axes
 
 
 def grid_positions(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:

@@ -217,3 +217,73 @@ def yarn_reference(d: int, factor: float, original_context: int, base: float = 1
     rho = np.clip((np.arange(d // 2) - low) / width, 0.0, 1.0)
     theta = frequencies(d, base)
     return rho * theta / factor + (1 - rho) * theta
+
+
+# ---- LongRoPE (Phi-3, Phi-3.5): a searched factor per hand, switched by the length of the input ----
+
+
+def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: int,
+             base: float = 10000.0) -> np.ndarray:
+    r"""LongRoPE's frequencies (Ding et al., 2024, arXiv:2402.13753), as Phi-3 and Hugging Face's ``longrope``
+    rope type run them: hand :math:`j` divided by its own rescale factor, one list for short inputs and
+    one for long ones.
+
+    .. math:: \theta'_j = \frac{\theta_j}{\phi_j}, \qquad
+              \phi = \begin{cases} \text{short\_factor} & L \le L_0 \\ \text{long\_factor} & L > L_0 \end{cases}
+
+    with :math:`L` = ``seq_len`` the length of the input (in a decoder, the largest position + 1). The
+    factors are found by a search, not by a formula; every ladder of the other methods is of this form with
+    :math:`\phi_j = \theta_j/\theta'_j` (YaRN's: :math:`\phi_j = s/(1 + (s - 1)\gamma(r_j))`). Pair it with
+    :func:`longrope_attention_scale`.
+
+    Parameters
+    ----------
+    d : int
+        The rotated width (Phi-3's ``head_dim`` times ``partial_rotary_factor``).
+    short_factor, long_factor : sequences of ``d/2`` positive numbers
+        The rescale factors :math:`\phi_j`, from the fastest hand to the slowest.
+    seq_len, original_context : numbers
+        The input length :math:`L` and the training context :math:`L_0`.
+    base : float
+        The base of the ladder.
+
+    Returns
+    -------
+    ndarray, shape ``(d/2,)``: the ladder :math:`\theta'_j`.
+
+    >>> longrope(4, [1.0, 2.0], [1.0, 8.0], seq_len=100, original_context=64, base=100.0)  # long: 100 > 64
+    array([1.    , 0.0125])
+    """
+    who = "longrope"
+    d, base = checks.ladder(d, base, who)
+    seq_len = checks.real(seq_len, "seq_len", who, above=0.0)
+    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    short_factor, long_factor = (_rescale_factors(f, name, d, who)
+                                 for f, name in ((short_factor, "short_factor"), (long_factor, "long_factor")))
+    return frequencies(d, base) / (short_factor if seq_len <= original_context else long_factor)
+
+
+def _rescale_factors(values, name: str, d: int, who: str) -> np.ndarray:
+    """A list of LongRoPE factors: ``d/2`` finite positive numbers, one per hand."""
+    factors = checks.real_vector(values, name, who)
+    if factors.size != d // 2 or np.any(factors <= 0):
+        raise ValueError(f"{who}: {name} must hold d/2 = {d // 2} positive numbers, got {factors.size} "
+                         f"with smallest {factors.min():g}")
+    return factors
+
+
+def longrope_attention_scale(factor: float, original_context: int) -> float:
+    r"""LongRoPE's factor on the rotated queries and keys, :math:`\sqrt{1 + \ln s/\ln L_0}`.
+
+    Here :math:`s` is the context's growth (Phi-3: ``max_position_embeddings / original_max_position_embeddings``)
+    and :math:`L_0` the training context. Both queries and keys are multiplied by it, so every logit is
+    multiplied by :math:`1 + \ln s/\ln L_0 = \ln(sL_0)/\ln L_0`: the log of the new context over the log of
+    the old one. Hugging Face applies it at every length, short inputs included.
+
+    >>> round(longrope_attention_scale(32, 4096), 6)    # sqrt(1 + 5/12)
+    1.190238
+    """
+    who = "longrope_attention_scale"
+    factor = _factor(factor, who)
+    original_context = checks.real(original_context, "original_context", who, above=1.0)
+    return math.sqrt(1 + math.log(factor) / math.log(original_context))

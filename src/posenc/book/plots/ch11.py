@@ -1,0 +1,70 @@
+"""The figures of chapter 11, *RoPE in today's models*
+
+LongRoPE's factors, the logit multipliers of long contexts, the arcs hands sweep within a window, and which hands
+each axis of M-RoPE owns.
+"""
+
+from __future__ import annotations
+
+import matplotlib.pyplot as plt
+import numpy as np
+
+from .style import MUTED, PALETTE
+from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
+
+AXIS_NAMES = ("time", "height", "width")
+
+
+def longrope_factors(factors: dict[str, np.ndarray], factor: float):
+    """Rescale factor phi_j against the hand j, one line per ladder in ``factors`` (log y), with a dotted line at
+    the length ratio ``factor``."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
+    for (label, values), colour in zip(factors.items(), PALETTE, strict=False):
+        ax.semilogy(np.arange(len(values)), values, marker=".", linewidth=1.2, color=colour, label=label)
+    ax.axhline(factor, color=MUTED, linestyle=":", linewidth=0.9)
+    ax.set_xlabel("hand j (fast to slow)")
+    ax.set_ylabel(r"factor $\phi_j$ ($\theta'_j = \theta_j/\phi_j$)")
+    ax.legend(loc="upper left", fontsize=8.5)
+    return fig
+
+
+def logit_multipliers(positions: np.ndarray, curves: dict[str, np.ndarray]):
+    """What each model multiplies its logits by, against the query's position (log x)."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
+    for (label, values), colour in zip(curves.items(), PALETTE, strict=False):
+        ax.semilogx(positions, values, linewidth=1.4, color=colour, label=label)
+    ax.set_xlabel("position m of the query (tokens)")
+    ax.set_ylabel("multiplier on the logits")
+    ax.legend(loc="upper left", fontsize=8.5)
+    return fig
+
+
+def window_sweeps(sweeps: dict[str, np.ndarray]):
+    """The angle each hand sweeps across a window, (L_win - 1) theta_j, against the hand j (log y), one line per
+    configuration in ``sweeps``, with a dotted line at one full turn."""
+    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
+    for (label, values), colour in zip(sweeps.items(), PALETTE, strict=False):
+        ax.semilogy(np.arange(len(values)), values, linewidth=1.4, color=colour, label=label)
+    ax.axhline(2 * np.pi, color=MUTED, linestyle=":", linewidth=0.9)
+    ax.set_xlabel("hand j (fast to slow)")
+    ax.set_ylabel("angle swept (radians)")
+    ax.legend(loc="lower left", fontsize=8.5)
+    return fig
+
+
+def mrope_axes(axes: dict[str, np.ndarray], wavelengths: np.ndarray):
+    """One row of dots per way of splitting the hands among M-RoPE's axes: each hand at its wavelength (log x),
+    coloured by the axis that turns it."""
+    fig, ax = plt.subplots(figsize=(7.0, 2.4), constrained_layout=True)
+    for row, owners in enumerate(axes.values()):
+        for axis, colour in zip(range(3), PALETTE, strict=False):
+            mine = owners == axis
+            ax.scatter(wavelengths[mine], np.full(mine.sum(), row), s=14, color=colour,
+                       label=AXIS_NAMES[axis] if row == 0 else None)
+    ax.set_xscale("log")
+    ax.set_yticks(range(len(axes)), list(axes))
+    ax.set_ylim(-0.6, len(axes) - 0.4)
+    ax.invert_yaxis()
+    ax.set_xlabel("wavelength of the hand (positions)")
+    ax.legend(loc="upper center", bbox_to_anchor=(0.5, -0.35), ncol=3, fontsize=8.5)
+    return fig
