@@ -17,7 +17,11 @@ keeps nbgrader's rule and contains those cells:
   kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
   graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
 - each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed.
+- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed;
+- a test cell's hidden tests do not run in the kernel: its visible part (the self-check) does, and then
+  its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each call of an answer
+  function a probe cell in the kernel that hands back plain data; a failure is written into the test
+  cell as an error output, first, so that nbgrader scores the cell zero.
 
 What happened is written as JSON to ``report_path`` for the worker to read.
 """
