@@ -17,6 +17,7 @@ import io
 import json
 import multiprocessing
 import re
+import sys
 from pathlib import Path
 
 import cheats
@@ -31,6 +32,10 @@ from posenc_grader import hidden, plain, samples
 from posenc_grader.course import Course, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT / "tools"))
+import exercise_table  # noqa: E402
+import new_question  # noqa: E402
+
 COURSE = Course.find(ROOT / "exercises")
 WRONG = Path(__file__).resolve().parent / "wrong_solutions"
 CORRECT = Path(__file__).resolve().parent / "correct_solutions"
@@ -195,18 +200,55 @@ def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
 
 
 def test_exercises_page_links_every_student_version_on_colab_and_binder_with_its_points():
+    """The points table is written from the notebooks by tools/exercise_table.py (make new-question runs it)."""
+    assert exercise_table.main(["--check"]) == 0, "run `python tools/exercise_table.py` to write the points table"
     page = (ROOT / "appendix" / "exercises.md").read_text(encoding="utf-8")
     for key, nb in SOURCES.items():
-        graded = [c for c in nb.cells if nbgrader_meta(c).get("grade")]
-        auto = sum(nbgrader_meta(c)["points"] for c in graded if c.cell_type == "code")
-        manual = sum(nbgrader_meta(c)["points"] for c in graded if c.cell_type == "markdown")
+        auto, by_hand = exercise_table.points(nb)
         row = next(line for line in page.splitlines() if f"/release/{key}.ipynb" in line)
-        assert f"| {auto} + {manual} |" in row
+        assert f"| {auto} + {by_hand} |" in row
         # the {colab} and {binder} roles (_ext/plain_edition.py) link the release tag; tests/test_plain_edition.py
         # checks the built links
         assert f"{{colab}}`exercises/release/{key}.ipynb`" in row
         assert f"{{binder}}`exercises/release/{key}.ipynb`" in row
         assert (COURSE.root / "release" / f"{key}.ipynb").is_file()
+
+
+def test_no_template_of_a_new_question_is_left_unfinished():
+    """make new-question writes templates that say TODO where the author is needed."""
+    unfinished = [f"exercises/source/{key}.ipynb, cell {nbgrader_meta(c).get('grade_id')}"
+                  for key, nb in SOURCES.items() for c in nb.cells if "TODO" in c.source]
+    unfinished += [str(path.relative_to(ROOT)) for folder in (CORRECT, WRONG) for path in sorted(folder.glob("*/*.py"))
+                   if "TODO" in path.read_text(encoding="utf-8")]
+    assert not unfinished, ("replace the TODOs of the new question's templates (the instructor guide says what each "
+                            "holds): " + "; ".join(unfinished))
+
+
+def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_path):
+    for part in ("exercises/source/ch03_ladder", "appendix", "tests/correct_solutions", "tests/wrong_solutions"):
+        (tmp_path / part).mkdir(parents=True)
+    (tmp_path / "chapters").mkdir()
+    (tmp_path / "chapters" / "03_ladder_of_frequencies.ipynb").touch()
+    source = tmp_path / "exercises" / "source" / "ch03_ladder" / "ladder.ipynb"
+    source.write_bytes(COURSE.source("ch03_ladder", "ladder").read_bytes())
+    (tmp_path / "appendix" / "exercises.md").write_text("# Exercises\n\n" + "\n".join(exercise_table.HEADER) + "\n")
+    assert new_question.main(["ch03_ladder", "wavelengths", "2", "--args", "d, base=10000.0",
+                              "--root", str(tmp_path)]) == 0
+    nb = nbformat.read(str(source), as_version=4)
+    question, answer, tests = nb.cells[-3:]
+    assert question.source.startswith("## 6. `wavelengths` (2 points)") and nbgrader_meta(question)["locked"]
+    assert nbgrader_meta(answer) == {"grade": False, "grade_id": "ch03_wavelengths", "locked": False,
+                                     "schema_version": 3, "solution": True}
+    assert answer.source.startswith("def wavelengths(d, base=10000.0):")
+    assert nbgrader_meta(tests)["points"] == 2 and nbgrader_meta(tests)["grade_id"] == "ch03_wavelengths_tests"
+    assert hidden.answer_functions(nb)[-1] == "wavelengths"
+    assert "| 16 + 2 |" in (tmp_path / "appendix" / "exercises.md").read_text()
+    assert sorted(p.name for p in (tmp_path / "tests").glob("*/ch03_wavelengths/*.py")) == [
+        "another_form.py", "mistake_one.py", "mistake_two.py"]
+    outcome, message = run_cells(nb, "ch03_wavelengths", samples.solutions(nb)["ch03_wavelengths"])
+    assert outcome == "TypeError" and message.startswith("check(wavelengths, ...): want must be a function of the")
+    assert new_question.main(["ch03_ladder", "wavelengths", "2", "--root", str(tmp_path)]) == 2
+    assert new_question.main(["ch3", "wavelengths", "2", "--root", str(tmp_path)]) == 2
 
 
 def test_instructor_guide_states_the_grader_defaults():

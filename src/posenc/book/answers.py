@@ -185,6 +185,11 @@ def check(function: Callable, cases: Sequence[tuple] | Callable[[np.random.Gener
     name = getattr(function, "__name__", "your answer")
     if callable(cases):
         cases = cases(np.random.default_rng(zlib.crc32(name.encode())))
+    if not callable(want):
+        raise TypeError(f"check({name}, ...): want must be a function of the answer's arguments that returns the right "
+                        f"answer (a function of posenc, say), got {type(want).__name__}")
+    if not cases:
+        raise ValueError(f"check({name}, ...): no cases to try; give it tuples of arguments, such as [(8, 10000.0)]")
     for args in cases:
         expected = want(*args)
         if isinstance(expected, Exception):
