@@ -138,8 +138,11 @@ def run_cells(nb, answer: str, answer_source: str, *, visible: bool = True) -> t
 
 def test_course_has_one_assignment_per_chapter():
     chapters = sorted(p.name[:2] for p in (ROOT / "chapters").glob("[0-9][0-9]_*.ipynb"))
-    assert [a[2:4] for a in COURSE.assignments()] == chapters
-    assert all(len(notebooks) == 1 for notebooks in COURSE.assignments().values())
+    assert [a[2:4] for a in COURSE.assignments()] == chapters, (
+        "exercises/source should hold one assignment per chapter, named chNN_<topic> after chapters/NN_*.ipynb: "
+        f"found {sorted(COURSE.assignments())} for the chapters {chapters}")
+    assert all(len(notebooks) == 1 for notebooks in COURSE.assignments().values()), \
+        "an assignment holds one notebook: put a second one in an assignment of its own"
 
 
 def test_course_is_worth_at_least_sixty_points():
@@ -153,9 +156,12 @@ def test_course_is_worth_at_least_sixty_points():
 
 def test_grade_ids_are_unique_across_the_course_and_name_their_chapter():
     ids = [nbgrader_meta(c)["grade_id"] for nb in SOURCES.values() for c in nb.cells if nbgrader_meta(c)]
-    assert len(ids) == len(set(ids))
+    twice = sorted({grade_id for grade_id in ids if ids.count(grade_id) > 1})
+    assert not twice, f"give these cells ids of their own (nbgrader's grade_id, in the cell's metadata): {twice}"
     for key, nb in SOURCES.items():
-        assert all(nbgrader_meta(c)["grade_id"].startswith(key[:4]) for c in nb.cells if nbgrader_meta(c))
+        stray = [nbgrader_meta(c)["grade_id"] for c in nb.cells if nbgrader_meta(c)
+                 and not nbgrader_meta(c)["grade_id"].startswith(key[:4])]
+        assert not stray, f"{key}: start these grade ids with {key[:4]}_ (the grader knows notebooks by them): {stray}"
 
 
 @pytest.mark.parametrize("key", sorted(SOURCES))
@@ -194,7 +200,9 @@ def test_every_assert_of_the_hidden_tests_says_what_is_wrong(key, answer):
 @pytest.mark.parametrize("key,answer", answers())
 def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
     wrong = wrong_solutions(answer)
-    assert len(wrong) >= 2
+    assert len(wrong) >= 2, (f"tests/wrong_solutions/{answer}/ holds {len(wrong)} answers: add at least two plausible "
+                             "mistakes, each a .py file that defines the answer's function and says in its docstring "
+                             "what is wrong")
     for path in wrong:
         assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say what is wrong in its docstring"
 
@@ -302,7 +310,9 @@ CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
 
 
 def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_forms():
-    assert {a for _, a, _ in CORPUS} == {a for _, a in answers()}
+    without = sorted({a for _, a in answers()} - {a for _, a, _ in CORPUS})
+    assert not without, (f"add a correct answer written another way (a .py file in tests/correct_solutions/<id>/, "
+                         f"named for its form: loops, float32, torch, ...) for {without}")
     forms = {path.stem for _, _, path in CORPUS}
     assert {"loops", "float32", "torch", "numpy_scalar", "zero_d", "matrix", "scipy", "einsum", "complex"} <= forms
     for _, _, path in CORPUS:
@@ -358,7 +368,8 @@ def test_the_self_checks_live_in_the_notebooks_and_use_the_one_rule_of_posenc():
 def test_committed_student_versions_are_what_nbgrader_generates(prepared_course):
     from posenc_grader.release import stale
 
-    assert stale(COURSE, prepared_course / "course") == []
+    assert stale(COURSE, prepared_course / "course") == [], \
+        "run `make exercises`: the student versions must be what nbgrader makes of the sources"
 
 
 @pytest.mark.grader
@@ -369,4 +380,5 @@ def test_source_notebook_validates_with_full_marks(key):
 
     config = Config()
     config.Execute.timeout = 60
-    assert Validator(config=config).validate(str(COURSE.root / "source" / f"{key}.ipynb")) == {}
+    failed = Validator(config=config).validate(str(COURSE.root / "source" / f"{key}.ipynb"))
+    assert failed == {}, f"{key}: with the model answers, these test cells fail under plain nbgrader: {failed}"
