@@ -240,23 +240,26 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     source = tmp_path / "exercises" / "source" / "ch03_ladder" / "ladder.ipynb"
     source.write_bytes(COURSE.source("ch03_ladder", "ladder").read_bytes())
     (tmp_path / "appendix" / "exercises.md").write_text("# Exercises\n\n" + "\n".join(exercise_table.HEADER) + "\n")
-    assert new_question.main(["ch03_ladder", "wavelengths", "2", "--args", "d, base=10000.0",
+    before = nbformat.read(str(source), as_version=4)
+    number = max(int(m.group(1)) for c in before.cells if (m := re.match(r"## (\d+)\.", c.source)))
+    assert new_question.main(["ch03_ladder", "half_turns", "2", "--args", "d, base=10000.0",
                               "--root", str(tmp_path)]) == 0
     nb = nbformat.read(str(source), as_version=4)
     question, answer, tests = nb.cells[-3:]
-    assert question.source.startswith("## 6. `wavelengths` (2 points)") and nbgrader_meta(question)["locked"]
-    assert nbgrader_meta(answer) == {"grade": False, "grade_id": "ch03_wavelengths", "locked": False,
+    assert question.source.startswith(f"## {number + 1}. `half_turns` (2 points)") and nbgrader_meta(question)["locked"]
+    assert nbgrader_meta(answer) == {"grade": False, "grade_id": "ch03_half_turns", "locked": False,
                                      "schema_version": 3, "solution": True}
-    assert answer.source.startswith("def wavelengths(d, base=10000.0):")
-    assert nbgrader_meta(tests)["points"] == 2 and nbgrader_meta(tests)["grade_id"] == "ch03_wavelengths_tests"
-    assert hidden.answer_functions(nb)[-1] == "wavelengths"
-    assert "| 16 + 2 |" in (tmp_path / "appendix" / "exercises.md").read_text()
-    assert sorted(p.name for p in (tmp_path / "tests").glob("*/ch03_wavelengths/*.py")) == [
+    assert answer.source.startswith("def half_turns(d, base=10000.0):")
+    assert nbgrader_meta(tests)["points"] == 2 and nbgrader_meta(tests)["grade_id"] == "ch03_half_turns_tests"
+    assert hidden.answer_functions(nb)[-1] == "half_turns"
+    auto, by_hand = exercise_table.points(before)
+    assert f"| {auto + 2} + {by_hand} |" in (tmp_path / "appendix" / "exercises.md").read_text()
+    assert sorted(p.name for p in (tmp_path / "tests").glob("*/ch03_half_turns/*.py")) == [
         "another_form.py", "mistake_one.py", "mistake_two.py"]
-    outcome, message = run_cells(nb, "ch03_wavelengths", samples.solutions(nb)["ch03_wavelengths"])
-    assert outcome == "TypeError" and message.startswith("check(wavelengths, ...): want must be a function of the")
-    assert new_question.main(["ch03_ladder", "wavelengths", "2", "--root", str(tmp_path)]) == 2
-    assert new_question.main(["ch3", "wavelengths", "2", "--root", str(tmp_path)]) == 2
+    outcome, message = run_cells(nb, "ch03_half_turns", samples.solutions(nb)["ch03_half_turns"])
+    assert outcome == "TypeError" and message.startswith("check(half_turns, ...): want must be a function of the")
+    assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
+    assert new_question.main(["ch3", "other", "2", "--root", str(tmp_path)]) == 2
 
 
 def test_instructor_guide_states_the_grader_defaults():
