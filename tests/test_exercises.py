@@ -25,7 +25,7 @@ import nbformat
 import pytest
 import scipy.linalg  # noqa: F401 -- imported once here, where every forked stand-in for a kernel inherits them,
 import scipy.special  # noqa: F401 -- rather than once in each: the other correct answers use scipy and torch
-import torch  # noqa: F401
+import torch
 
 from posenc.book.answers import SelfCheckFailed
 from posenc_grader import hidden, plain, samples
@@ -69,6 +69,7 @@ def correct_solutions(answer: str) -> list[Path]:
 def _serve(connection, sources: list[str]) -> None:
     """The student's side: run ``sources`` as cells (a failing cell does not stop the others), then answer
     requests, in JSON, to run a cell or to call a function as :func:`posenc_grader.plain.answer` does."""
+    torch.set_num_threads(1)  # a forked child must not use the OpenMP threads the parent's torch may have started
     namespace: dict = {"__name__": "__main__"}
     for source in sources:
         with contextlib.suppress(Exception), contextlib.redirect_stdout(io.StringIO()):
