@@ -1,7 +1,9 @@
 r"""What counts as an answer, and when it is right: the one rule of the exercises' self-checks and hidden tests.
 
-Every self-check of the exercises is one call of :func:`check`, in the test cell under its answer; the
-hidden tests that grade the answers compare with :func:`close`, the same tolerance.
+Every self-check of the exercises is one call of :func:`check`, in the test cell under its answer (one
+that judges a property rather than a value, such as chapter 6's ``design_lookback``, uses the parts of
+``check``: :func:`run`, :func:`answer_as`, :func:`fail`, :func:`passed`); the hidden tests that grade the
+answers compare with :func:`close`, the same tolerance.
 
 **Kinds.** An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix``
 included) of a real or complex dtype, or a torch tensor; where the answer is True or False, a bool
