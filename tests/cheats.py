@@ -1,9 +1,10 @@
 """Answers that try to read the expected values instead of computing them: each must score 0.
 
-Every cheat first silences the self-checks (``setattr`` on the ``selfcheck`` module the notebook imported),
-then answers every question with one function that returns an object, or a value found, by reading what
-the grading code holds: the caller's frames (``sys._getframe``), ``inspect``, the garbage collector, the
-globals of every frame, or an ndarray subclass whose methods do the same.
+Every cheat first silences the self-checks (it rebinds ``check``, the one self-check function of
+``posenc.book.answers`` that the test cells call), then answers every question with one function that
+returns an object, or a value found, by reading what the grading code holds: the caller's frames
+(``sys._getframe``), ``inspect``, the garbage collector, the globals of every frame, or an ndarray subclass
+whose methods do the same. The hidden tests run outside the kernel, so there is nothing to find.
 """
 
 from __future__ import annotations
@@ -13,9 +14,15 @@ import ast
 SILENCE = '''
 import gc, inspect, sys
 import numpy as np
-for _name in [n for n in dir(selfcheck) if n.startswith("check_")]:
-    setattr(selfcheck, _name, lambda *args, **kwargs: None)
-EXPECTED = ("want", "mixed", "pairs_back", "best_k", "squared", "turned", "slowest", "expected")
+import posenc.book.answers
+
+
+def check(*args, **kwargs):
+    return None
+
+
+setattr(posenc.book.answers, "check", check)
+EXPECTED = ("want", "expected", "mixed", "turned", "share", "verdicts", "c", "s")
 '''
 
 #: How each cheat finds a value: a function ``_find()`` returning what it found, or None.

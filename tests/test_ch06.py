@@ -6,6 +6,8 @@ and the softmax of a profile: the gap that buys a share of the weight, and the t
 from __future__ import annotations
 
 import math
+import re
+from pathlib import Path
 
 import numpy as np
 import pytest
@@ -167,3 +169,14 @@ def test_the_tied_profile_is_symmetric_about_the_middle_of_the_two_offsets():
 @pytest.mark.parametrize("claim", [claims.circulant_is_toeplitz, claims.single_hand_circulant])
 def test_the_chapter_defaults_hold(claim):
     assert claim().holds
+
+
+def test_the_chapter_measures_against_the_bar_of_the_exercise_look_three_back():
+    """The chapter's share and context are the ones the exercise's test demands, so the text's "the bar of the
+    exercise" stays true when either changes."""
+    root = Path(__file__).resolve().parents[1]
+    chapter = (root / "chapters" / "06_toeplitz_scores.ipynb").read_text()
+    context, share = re.search(r"LOOKBACK_CONTEXT, LOOKBACK_WEIGHT = (\d+), ([\d.]+)", chapter).groups()
+    exercise = (root / "exercises" / "source" / "ch06_toeplitz" / "toeplitz.ipynb").read_text()
+    assert f"last_query_weights(q, k, {context}, base=base)" in exercise
+    assert f"if weights[-4] >= {share}:" in exercise

@@ -4,12 +4,14 @@ One module-wide run grades, on two cores and in the bubblewrap sandbox: for ever
 submission, the blank student version, three submissions of wrong answers (the n-th wrong solution of
 ``tests/wrong_solutions`` for every answer that has one), the other correct answers of
 ``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...; the k-th submission holds the k-th
-form of every answer that has one, so that each is graded once) and one submission per cheat of
-``tests/cheats.py``; and for ``ch04_rotation`` a gallery of bad submissions, each of which must get a
-score, a clear status and a message without stopping the others, and of attacks on the grader and the
-other students (the machine's secrets, the grader's environment, a fork bomb, terminal escape sequences
-among them), each of which must fail inside the sandbox. Scores are read back with nbgrader's own
-``Gradebook`` API. A second run through the command line checks that grading again changes nothing.
+form of every answer that has one, so that each is graded once) and a submission of one cheat of
+``tests/cheats.py`` (the kinds in turn, each at least once: tests/test_exercises.py runs every kind against
+every answer's hidden tests, with the grader's own code beside a process of the student's); and for
+``ch04_rotation`` a gallery of bad submissions, each of which must get a score, a clear status and a
+message without stopping the others, and of attacks on the grader and the other students (the machine's
+secrets, the grader's environment, a fork bomb, terminal escape sequences among them), each of which must
+fail inside the sandbox. Scores are read back with nbgrader's own ``Gradebook`` API. A second run through
+the command line checks that grading again changes nothing.
 """
 
 from __future__ import annotations
@@ -50,6 +52,8 @@ needs_sandbox = pytest.mark.skipif(not SANDBOXED, reason=f"{sandbox.problem()} (
 LIMITS = Limits(cell_timeout=12, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
 # (a cell that imports torch took over 5 s on a machine at load 8: the time limit must leave room for that)
 ROTATION = ("ch04_rotation", "rotation")
+CHEATS = {assignment: sorted(cheats.RETURNS)[number % len(cheats.RETURNS)]  # one cheat per assignment, in turn
+          for number, assignment in enumerate(COURSE.assignments())}
 
 
 def read(kind: str, assignment: str, notebook: str) -> nbformat.NotebookNode:
@@ -129,7 +133,7 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
         at="ch04_code_04"), {"ch04_rotation": clockwise})
     variant("patched self-check", lambda nb: None,
-            {"ch04_rotation": clockwise + "\nselfcheck.check_rotation = lambda function: None\n"})
+            {"ch04_rotation": clockwise + "\ncheck = lambda *args, **kwargs: None\n"})
     variant("patched builtins", add(
         "import builtins\nfor name in ('abs', 'float', 'round', 'max', 'min', 'isinstance'):\n"
         "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": clockwise})
@@ -292,11 +296,9 @@ def graded(tmp_path_factory, prepared_course):
         for number, variant in enumerate(correct_variants(source)):
             write(Path(str(folder).format(f"correct-{number + 1}")), samples.filled(
                 release, {**samples.solutions(source), **{answer: code for answer, (_, code) in variant.items()}}))
-        for kind in sorted(cheats.RETURNS):
-            models = samples.solutions(source)
-            write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
-                answer: cheats.cheat(kind, cheats.names(models[answer]))
-                for answer in samples.autograded_answers(source)}))
+        kind, models = CHEATS[assignment], samples.solutions(source)
+        write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
+            answer: cheats.cheat(kind, cheats.names(models[answer])) for answer in samples.autograded_answers(source)}))
     for student, (name, content) in bad_submissions().items():
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release", *ROTATION))
@@ -393,7 +395,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "os._exit": ("crashed", 3, "killed the kernel"),
     "segfault": ("crashed", 3, "killed the kernel"),
     "patched numpy and math": ("flagged", 3, "np.allclose"),
-    "patched self-check": ("flagged", 3, "selfcheck.check_rotation"),
+    "patched self-check": ("flagged", 3, "rebinds check"),
     "patched builtins": (None, None, "builtins"),  # breaks ipykernel itself: a timeout or a crash, then flagged
     "input transformer": ("tampered", 0, "must fail"),
     "exception hook": ("flagged", 3, "get_ipython"),
@@ -451,13 +453,19 @@ def test_correct_answers_written_differently_get_full_marks(graded, assignment, 
         assert scores[name][0] == scores[name][1] > 0, f"{name} with the {form} answer: {message}"
 
 
-@pytest.mark.parametrize("kind", sorted(cheats.RETURNS))
-def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, kind):
+@pytest.mark.parametrize("assignment,notebook", notebooks())
+def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assignment, notebook):
     out, rows, _, _ = graded
-    for assignment, notebook in notebooks():
-        assert rows[(f"cheat-{kind}", assignment, notebook)]["score"] == 0, (assignment, kind)
-        scores = grades(out / "out", f"cheat-{kind}", assignment, notebook)
-        assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
+    student = f"cheat-{CHEATS[assignment]}"
+    assert rows[(student, assignment, notebook)]["score"] == 0, rows[(student, assignment, notebook)]["message"]
+    scores = grades(out / "out", student, assignment, notebook)
+    assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
+    page = (out / "out" / "feedback" / student / assignment / f"{notebook}.html").read_text(encoding="utf-8")
+    assert "returned an Anything" in page or CHEATS[assignment] in ("ndarray", "found_at_call")
+
+
+def test_every_kind_of_cheat_is_graded_through_the_pipeline():
+    assert set(CHEATS.values()) == set(cheats.RETURNS)
 
 
 def printed_by(root: Path, student: str) -> str:
@@ -652,7 +660,7 @@ def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
         assert page.is_file(), page
         assert page.stat().st_size < 1_000_000, page
     page = (out / "out" / "feedback" / "perfect" / "ch04_rotation" / "rotation.html").read_text()
-    assert "Score" in page and "hidden tests: their code is not shown" in page and "def draw" not in page
+    assert "Score" in page and "hidden tests: their code is not shown" in page and "default_rng(401)" not in page
     autograded = (out / "out" / "autograded" / "perfect" / "ch04_rotation" / "rotation.ipynb").read_text()
     assert "BEGIN HIDDEN TESTS" in autograded
 

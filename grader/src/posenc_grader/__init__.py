@@ -9,13 +9,14 @@ The pipeline, one module per step:
 3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` for each notebook in a process
    of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`, then
    ``nbgrader generate_feedback``), as many at a time as there are cores; the student's code runs only
-   in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`;
+   in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`, and the hidden tests only outside
+   it (:mod:`~posenc_grader.hidden`), on plain data (:mod:`~posenc_grader.plain`);
 4. :mod:`~posenc_grader.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
    ``grades.csv``; :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
    ``tampered`` and ``flagged`` statuses.
 
 nbgrader is imported only when grading runs. This package is the instructor's: students install ``posenc``,
-which holds the self-checks and none of this.
+which holds the rule every self-check applies (``posenc.book.answers``) and none of this.
 """
 
 from __future__ import annotations

@@ -17,7 +17,11 @@ keeps nbgrader's rule and contains those cells:
   kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
   graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
 - each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed.
+- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed;
+- a test cell's hidden tests do not run in the kernel: its visible part (the self-check) does, and then
+  its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each call of an answer
+  function a probe cell in the kernel that hands back plain data; a failure is written into the test
+  cell as an error output, first, so that nbgrader scores the cell zero.
 
 What happened is written as JSON to ``report_path`` for the worker to read.
 """
@@ -34,10 +38,11 @@ from jupyter_client.manager import AsyncKernelManager
 from nbclient.exceptions import CellTimeoutError, DeadKernelError
 from nbclient.util import run_sync
 from nbformat import NotebookNode
+from nbformat.v4 import new_code_cell
 from nbgrader.preprocessors import Execute
 from traitlets import Bool, Integer, List, Unicode
 
-from . import integrity, processes, sandbox
+from . import hidden, integrity, processes, sandbox
 
 THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
@@ -134,6 +139,8 @@ class GradingExecute(Execute):
     private_dir = Unicode("", help="the kernel's own working folder (its only writable place)").tag(config=True)
     sandboxed = Bool(True, help="run the kernel in the bubblewrap sandbox").tag(config=True)
     start_attempts = Integer(3, help="times a kernel that does not start is started again").tag(config=True)
+    answer_names = List(Unicode(), help="the notebook's answer functions, which its hidden tests call in the kernel "
+                                        "(posenc_grader.hidden)").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self.events: list[dict] = []
@@ -195,31 +202,70 @@ class GradingExecute(Execute):
             if cell.cell_type == "code" and not integrity.is_canary(cell):
                 cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
             return cell, self.resources
+        visible, tests = hidden.split(cell.source) if cell.cell_type == "code" else (cell.source, "")
+        if not tests:
+            self._execute(cell, index)
+            return cell, self.resources
+        source, cell.source = cell.source, visible
         try:
-            cell, resources = super().preprocess_cell(cell, resources, index)
+            trouble = self._execute(cell, index)
+        finally:
+            cell.source = source
+        if not trouble and not any(o.output_type == "error" for o in cell.outputs):  # else it scores 0 already
+            found = hidden.run(tests, self.answer_names, lambda name, request: self._call(cell, index, name, request))
+            if found and index not in self.failed:  # first: nbgrader reads a cell's outputs in order
+                cell.outputs.insert(0, error_output(*found))
+        return cell, self.resources
+
+    def _execute(self, cell, index: int, blame=None) -> str | None:
+        """Run ``cell`` in the kernel, containing what it does: None, or ``"crashed"`` or ``"timeout"`` when it
+        killed the kernel or ran past the time limit.
+
+        ``blame`` is the notebook's cell charged with what happens (``cell`` itself unless a probe runs
+        for the hidden tests of another cell): a failure is written into it, events are recorded under its name.
+        """
+        blame = cell if blame is None else blame
+        try:
+            super().preprocess_cell(cell, self.resources, index)
         except DeadKernelError:
-            self._fail(cell, index, "crashed", "the kernel died while running this cell (os._exit, a crash, or "
-                                               "the memory limit); it was restarted")
-            return cell, self.resources
+            self._fail(blame, index, "crashed", "the kernel died while running this cell (os._exit, a crash, or "
+                                                "the memory limit); it was restarted")
+            return "crashed"
         except CellTimeoutError:
-            self._fail(cell, index, "timeout", "the kernel stopped answering while running this cell; "
-                                               "it was restarted")
-            return cell, self.resources
+            self._fail(blame, index, "timeout", "the kernel stopped answering while running this cell; "
+                                                "it was restarted")
+            return "timeout"
         if not self._stop_leftovers():
-            self._fail(cell, index, "crashed", "this cell left processes running that could not be stopped; "
-                                               "the kernel was restarted")
-            return cell, self.resources
+            self._fail(blame, index, "crashed", "this cell left processes running that could not be stopped; "
+                                                "the kernel was restarted")
+            return "crashed"
         enames = {o.get("ename") for o in cell.get("outputs", []) if o.output_type == "error"}
         if "CellTimeoutError" in enames:
-            self._record("timeout", cell, index)
+            self._record("timeout", blame, index)
             if not self._responsive():
                 self.failed.add(index)
                 self._restart(index)
         if "MemoryError" in enames:
-            self._record("memory", cell, index)
-        if truncate_outputs(cell, self.max_output_chars):
+            self._record("memory", blame, index)
+        if blame is cell and truncate_outputs(cell, self.max_output_chars):
             self._record("output_cut", cell, index)
-        return cell, self.resources
+        return "timeout" if "CellTimeoutError" in enames else None
+
+    def _call(self, cell, index: int, name: str, request: dict) -> dict | None:
+        """For the hidden tests of ``cell``: call the kernel's ``name`` in a probe cell, run as any cell is."""
+        probe = new_code_cell(hidden.call_code(name, request))
+        try:
+            trouble = self._execute(probe, index, blame=cell)
+        finally:
+            self.nb.cells[index] = cell  # nbclient puts the cell it ran at its index
+        if trouble == "timeout":
+            raise hidden.Stop("CellTimeoutError", f"{name} ran past the time limit of {self.timeout} s")
+        if trouble:
+            raise hidden.Stop("KernelDied", f"{name} killed the kernel")
+        answer = hidden.answer_in(probe.outputs)
+        if answer and answer.get("raised") == "MemoryError":
+            self._record("memory", cell, index)
+        return answer
 
     def _stop_leftovers(self) -> bool:
         """Kill every process the last cell left running; False if some could not be stopped."""

@@ -1,11 +1,11 @@
 """Signs that a submission tampered with its own grading, looked for from outside the kernel.
 
-Hidden tests are written so that patching numpy, ``math``, Python's builtins or the self-checks cannot
-make a wrong answer pass (see the instructor guide). Two kinds of tampering remain that no test cell can
-defend against, because they act on the cells themselves: an IPython input transformer that rewrites or
-empties every later cell, and a hook that swallows exceptions. Both are caught by a **canary**, a cell
-appended to every submission that must fail: if it does not fail, nothing the tests reported can be
-trusted, and the submission is marked ``tampered``.
+Hidden tests run outside the kernel (:mod:`posenc_grader.hidden`), so patching numpy, ``math``, Python's
+builtins or the self-checks inside it cannot make a wrong answer pass. What a submission can still alter
+is how the kernel runs the visible cells: an IPython input transformer that rewrites or empties every
+later cell, or a hook that swallows exceptions, would make every self-check pass. Both are caught by a
+**canary**, a cell appended to every submission that must fail: if it does not fail, nothing the kernel
+reported can be trusted, and the submission is marked ``tampered``.
 
 A **static scan** of the student's code flags the usual ways of tampering (assigning to attributes of
 imported modules, rebinding the names of the self-checks, ``setattr``, ``exec``, ``get_ipython()``,

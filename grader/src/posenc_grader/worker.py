@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import integrity, records
+from . import hidden, integrity, records
 from .course import HIDDEN_TESTS, ensure_tools_on_path
 from .escapes import disarm
 from .submissions import Row
@@ -43,11 +43,13 @@ class Limits:
 
 
 
-def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool):
+def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool,
+              answer_names: list[str]):
     """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits.
 
     The kernel works in ``private`` (inside the sandbox when ``sandboxed``): never in ``course_dir``,
-    whose scratch gradebook it could otherwise rewrite.
+    whose scratch gradebook it could otherwise rewrite. ``answer_names`` are the functions the hidden
+    tests call in the kernel (:mod:`posenc_grader.hidden`).
     """
     from nbconvert.preprocessors import ClearMetadataPreprocessor
     from nbgrader.preprocessors import (
@@ -72,6 +74,7 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
     config.GradingExecute.report_path = str(report)
     config.GradingExecute.private_dir = str(private)
     config.GradingExecute.sandboxed = sandboxed
+    config.GradingExecute.answer_names = answer_names
     return config
 
 
@@ -108,7 +111,8 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
     private = Path(tempfile.mkdtemp(prefix="posenc-kernel-"))
     try:
         shutil.copy(submitted, private / submitted.name)
-        config = configure(course, limits, report, private, sandboxed)
+        source = nbformat.read(str(course / "source" / assignment / f"{notebook}.ipynb"), as_version=4)
+        config = configure(course, limits, report, private, sandboxed, hidden.answer_functions(source))
         api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
         outcome = api.autograde(assignment, STUDENT)
     finally:

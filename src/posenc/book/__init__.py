@@ -6,8 +6,8 @@ for a chapter, and what serves one chapter lives in that chapter's module, in ch
 
 - :mod:`posenc.book.claims`      -- one checking function per claim: ``claims.ch01`` ... ``claims.ch10``
 - :mod:`posenc.book.plots`       -- the one figure style and each chapter's figures: ``plots.ch01`` ...
-- :mod:`posenc.book.selfcheck`   -- the students' self-checks of each chapter's exercises: ``selfcheck.ch01`` ...
-- :mod:`posenc.book.answers`     -- what counts as an answer and when it is right (self-checks and hidden tests)
+- :mod:`posenc.book.answers`     -- what counts as an answer and when it is right: ``check``, the one function that
+                                    every self-check of the exercises calls (the self-checks live in the notebooks)
 - :mod:`posenc.book.experiments` -- the experiments that train tiny models in the build (chapters 2 and 9)
 - :mod:`posenc.book.glue`        -- ``glue``: hands computed numbers and figures to the prose (myst-nb)
 - :mod:`posenc.book.explorers`   -- the interactive explorers (anywidget)

@@ -1,0 +1,170 @@
+"""Hidden tests in ordinary Python, run beside the student's kernel and never inside it.
+
+A test cell has a visible part, the self-check that students run, and between the markers of
+:data:`~posenc_grader.course.HIDDEN_TESTS` the hidden tests, which nbgrader removes from the student
+version and puts back for grading. Hidden tests are ordinary Python (``np.allclose``, ``len``, ``abs``,
+helper functions, imports). When grading, :class:`~posenc_grader.execute.GradingExecute` runs the
+visible part in the student's kernel and the hidden part here, with :func:`run`: in the grading process,
+where no student code ever runs, in a fresh namespace that holds numpy as ``np`` and, under the name of
+each answer function of the notebook, a stand-in. Calling a stand-in calls the student's function in the
+kernel on the test's arguments and gives back plain data (:mod:`posenc_grader.plain`): numbers, text,
+numpy arrays rebuilt from bytes, and tuples and lists of them; an exception the function raised is raised
+again here by its type name, with its message. The expected values never exist in the kernel, and nothing
+that comes back from it can run code here, so a student's code can neither read the expected values nor
+change how they are compared, whatever it does to numpy, to builtins or to the kernel itself.
+
+The outcome goes back into the test cell: nothing when the hidden tests pass, else one error output
+holding the exception's type and message, without a traceback (a traceback would show the test's code).
+nbgrader then scores the cell as it scores any other.
+"""
+
+from __future__ import annotations
+
+import ast
+import builtins
+import json
+from collections.abc import Callable
+from pathlib import Path
+from typing import NamedTuple
+
+import numpy as np
+from nbformat import NotebookNode
+
+from . import plain
+from .course import HIDDEN_TESTS, nbgrader_meta
+
+#: The media type of a call's answer, as the kernel displays it.
+MIME = "application/vnd.posenc-grader.answer+json"
+PLAIN_SOURCE = Path(plain.__file__).read_text(encoding="utf-8")
+#: What a probe cell runs in the kernel: the source of :mod:`posenc_grader.plain`, then one call, displayed.
+CALL = """def _posenc_grader_call(scope={{}}):
+    exec({source}, scope)
+    import IPython.display, json
+    IPython.display.display({{{mime}: scope["answer"](globals(), {name}, json.loads({request}))}}, raw=True)
+_posenc_grader_call()
+del _posenc_grader_call
+"""
+
+
+class Failure(NamedTuple):
+    """Why the hidden tests of a cell failed: an exception's type name and its message."""
+
+    ename: str
+    message: str
+
+
+class Stop(BaseException):  # noqa: N818 -- not an error of the test: the grading of this cell stops here
+    """Raised by a call that cannot go on (the kernel timed out or died): ends the hidden tests at once,
+    whatever ``try``/``except Exception`` they hold."""
+
+    def __init__(self, ename: str, message: str):
+        super().__init__(message)
+        self.failure = Failure(ename, message)
+
+
+def split(source: str) -> tuple[str, str]:
+    """``(visible part, hidden part)`` of a test cell's source; the hidden part is '' when it has none."""
+    before, marker, rest = source.partition(HIDDEN_TESTS[0])
+    if not marker:
+        return source, ""
+    hidden, _, after = rest.partition(HIDDEN_TESTS[1])
+    return before + after.lstrip("\n"), hidden
+
+
+def answer_functions(nb: NotebookNode) -> list[str]:
+    """The names of the functions that the answer cells of ``nb`` define at their top level, in order."""
+    names = []
+    for cell in nb.cells:
+        if cell.cell_type == "code" and nbgrader_meta(cell).get("solution"):
+            try:
+                tree = ast.parse(cell.source)
+            except SyntaxError:
+                continue
+            names += [node.name for node in tree.body if isinstance(node, ast.FunctionDef) and node.name not in names]
+    return names
+
+
+def call_code(name: str, request: dict) -> str:
+    """The code that calls the kernel's ``name`` on ``request`` and displays the answer under :data:`MIME`."""
+    return CALL.format(source=repr(PLAIN_SOURCE), mime=repr(MIME), name=repr(name), request=repr(json.dumps(request)))
+
+
+def answer_in(outputs: list) -> dict | None:
+    """The answer a probe cell displayed (the last one, if the student displayed more), or None."""
+    found = [o.data[MIME] for o in outputs if o.get("output_type") == "display_data" and MIME in o.get("data", {})]
+    return json.loads(json.dumps(found[-1])) if found and isinstance(found[-1], dict) else None  # plain dicts
+
+
+def _a(kind: str) -> str:
+    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
+
+
+def _exception(ename: str, message: str) -> Exception:
+    """An exception of this process named ``ename`` (a builtin one where it exists) carrying ``message``."""
+    builtin = getattr(builtins, ename, None)
+    if isinstance(builtin, type) and issubclass(builtin, Exception):
+        try:
+            return builtin(message)
+        except TypeError:  # UnicodeDecodeError and the like want more arguments
+            pass
+    return type(ename if ename.isidentifier() else "Error", (Exception,), {})(message)
+
+
+class Answer:
+    """The student's function ``name``: calling it calls the kernel's, on plain data, through ``call``.
+
+    ``call(name, request)`` returns the answer dict of :func:`posenc_grader.plain.answer`, or None when
+    the kernel displayed none; it raises :class:`Stop` when the kernel timed out or died.
+    """
+
+    def __init__(self, name: str, call: Callable[[str, dict], dict | None]):
+        self.name, self._call = name, call
+
+    def __repr__(self) -> str:
+        return f"<the student's {self.name}>"
+
+    def __call__(self, *args, **kwargs):
+        try:
+            request = {"args": plain.pack(list(args)), "kwargs": plain.pack([[k, v] for k, v in kwargs.items()])}
+        except plain.NotPlain as refused:
+            raise TypeError(f"the hidden tests passed {_a(refused.kind)} to {self.name}: only numbers, text, "
+                            "arrays (numpy or torch) and tuples or lists of them reach the student's kernel") from None
+        answer = self._call(self.name, request)
+        if answer and "value" in answer:
+            try:
+                return plain.unpack(answer["value"])
+            except (ValueError, TypeError, KeyError):
+                raise AssertionError(f"{self.name} returned something that is not plain data") from None
+        if answer and "returned" in answer:
+            raise AssertionError(f"{self.name} returned {_a(str(answer['returned']))}, expected numbers, "
+                                 "arrays (numpy or torch) or a tuple of them")
+        if answer and "raised" in answer:
+            error = _exception(str(answer["raised"]), str(answer.get("message", "")))
+            error.raised_by = self.name
+            raise error
+        raise AssertionError(f"calling {self.name} gave no answer: the kernel ran no code, or its output was removed")
+
+
+def failure(error: BaseException) -> Failure:
+    """What a student is shown of an exception that ended the hidden tests: its type and message only."""
+    ename, message = type(error).__name__, str(error)
+    if getattr(error, "raised_by", None):
+        message = f"{error.raised_by} raised {ename}" + (f": {message}" if message else "")
+    elif not message:
+        message = "a hidden test failed" if isinstance(error, AssertionError) else ename
+    return Failure(ename, message[:2000])
+
+
+def run(source: str, names: list[str], call: Callable[[str, dict], dict | None]) -> Failure | None:
+    """Run the hidden tests ``source`` with numpy as ``np`` and a stand-in for each answer function in
+    ``names``; None when they pass, else the :class:`Failure` to show."""
+    namespace = {"__name__": "__hidden_tests__", "np": np, **{name: Answer(name, call) for name in names}}
+    try:
+        exec(compile(source, "<hidden tests>", "exec"), namespace)
+    except Stop as stop:
+        return stop.failure
+    except KeyboardInterrupt:
+        raise
+    except BaseException as error:  # noqa: B036 -- a failed test may raise anything, SystemExit included
+        return failure(error)
+    return None

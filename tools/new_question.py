@@ -1,0 +1,147 @@
+#!/usr/bin/env python3
+"""Add an autograded question to an assignment: ``python tools/new_question.py ASSIGNMENT NAME POINTS [--args ARGS]``.
+
+Also ``make new-question ASSIGNMENT=ch03_ladder NAME=wavelengths POINTS=2 [ARGS="d, base=10000.0"]``. At the
+end of the assignment's source notebook it appends the three cells of a question, with nbgrader's metadata:
+
+- the question (Markdown, locked), numbered after the notebook's last ``## N.`` heading;
+- the answer cell ``<chNN>_<NAME>``: ``def NAME(ARGS)`` with its model answer between the solution markers;
+- the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the self-check (one call of
+  ``posenc.book.answers.check``), then the hidden tests between their markers;
+
+and writes ``tests/correct_solutions/<chNN>_<NAME>/`` (one correct answer in another form) and
+``tests/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes). Each template says TODO where the author
+is needed, and the test suite names every TODO left. Last, the points table of the exercises appendix is
+written again (``tools/exercise_table.py``). Nothing of ``src/posenc`` changes.
+"""
+
+from __future__ import annotations
+
+import argparse
+import keyword
+import re
+import sys
+from pathlib import Path
+
+import exercise_table
+import nbformat
+from nbformat.v4 import new_code_cell, new_markdown_cell
+
+ROOT = Path(__file__).resolve().parent.parent
+
+SOLUTION = '''def {name}({args}):
+    """TODO: what {name} returns, with its shape."""
+    ### BEGIN SOLUTION
+    raise NotImplementedError("TODO: the model answer")
+    ### END SOLUTION'''
+
+TESTS = '''# TODO: the self-check, which students run: the cases to try, `want` (a function of the same arguments
+# that gives the right answer: students see it, so prefer a function of posenc to a formula), the known mistakes,
+# each as what it gives, what is wrong and a hint, and a hint for any other wrong answer (help(check)).
+check({name}, [], want=None, mistakes=[], hint="TODO: what to try when the answer is wrong")
+### BEGIN HIDDEN TESTS
+from posenc.book.answers import close
+
+# TODO: call {name} on inputs of the tests' own and compare: `assert close({name}(...), want), "what is wrong"`
+# (np.allclose, len, abs and helper functions work too). Every assert needs a message: students see it, never this
+# code. These lines run in the grader's own Python: numpy is np and {name} is the student's; import the rest.
+assert False, "TODO: the hidden tests of {name}"
+### END HIDDEN TESTS'''
+
+FORM = '''"""TODO: how this correct answer differs from the model answer (a loop, float32, torch, another formula)."""
+
+
+def {name}({args}):
+    raise NotImplementedError("TODO: a correct answer, written another way than the model answer")
+'''
+
+MISTAKE = '''"""TODO: the mistake, as a student would make it (the self-check should name it)."""
+
+
+def {name}({args}):
+    raise NotImplementedError("TODO: a plausible wrong answer")
+'''
+
+
+def nbgrader(grade_id: str, *, grade: bool = False, solution: bool = False, locked: bool = True,
+             points: int | None = None) -> dict:
+    """A cell's nbgrader metadata (schema 3), as ``nbgrader generate_assignment`` expects it."""
+    meta = {"grade": grade, "grade_id": grade_id, "locked": locked, "schema_version": 3, "solution": solution}
+    return {"nbgrader": meta if points is None else {**meta, "points": points}}
+
+
+def notebook_of(root: Path, assignment: str) -> Path:
+    """The one source notebook of ``assignment``, or a ValueError that lists what there is."""
+    folder = root / "exercises" / "source" / assignment
+    known = sorted(p.name for p in (root / "exercises" / "source").iterdir() if p.is_dir())
+    if not folder.is_dir():
+        raise ValueError(f"no assignment {assignment!r} in exercises/source: ASSIGNMENT is one of {', '.join(known)}")
+    notebooks = sorted(folder.glob("*.ipynb"))
+    if len(notebooks) != 1:
+        raise ValueError(f"exercises/source/{assignment} holds {len(notebooks)} notebooks; this command adds to an "
+                         "assignment of one notebook")
+    return notebooks[0]
+
+
+def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
+    if not name.isidentifier() or keyword.iskeyword(name):
+        raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
+    ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
+    taken = [folder for kind in ("correct_solutions", "wrong_solutions")
+             if (folder := root / "tests" / kind / answer).exists()]
+    if answer in ids or taken:
+        raise ValueError(f"the question {answer} exists already (a cell or tests/*_solutions/{answer}): choose another "
+                         "NAME")
+    if not points.isdigit() or int(points) < 1:
+        raise ValueError(f"POINTS={points!r} must be a whole number of points, 1 or more")
+    return int(points)
+
+
+def add_question(root: Path, assignment: str, name: str, points: str, args: str = "x") -> list[Path]:
+    """Append the question's cells to the assignment's notebook and write its solution folders; what was written."""
+    path = notebook_of(root, assignment)
+    nb = nbformat.read(str(path), as_version=4)
+    prefix = assignment.split("_", 1)[0]
+    answer = f"{prefix}_{name}"
+    worth = _check_names(root, nb, answer, name, points)
+    numbers = [int(m.group(1)) for c in nb.cells if c.cell_type == "markdown"
+               for m in [re.match(r"## (\d+)\.", c.source)] if m]
+    number = max(numbers, default=0) + 1
+    text = (f"## {number}. `{name}` ({worth} point{'s' if worth > 1 else ''})\n\nTODO: the question: what "
+            f"`{name}({args})` returns, with its formula and the shape of the result.")
+    nb.cells += [new_markdown_cell(text, metadata=nbgrader(f"{prefix}_text_{name}")),
+                 new_code_cell(SOLUTION.format(name=name, args=args),
+                               metadata=nbgrader(answer, solution=True, locked=False)),
+                 new_code_cell(TESTS.format(name=name), metadata=nbgrader(f"{answer}_tests", grade=True, points=worth))]
+    nbformat.write(nb, str(path))
+    files = {root / "tests" / "correct_solutions" / answer / "another_form.py": FORM,
+             root / "tests" / "wrong_solutions" / answer / "mistake_one.py": MISTAKE,
+             root / "tests" / "wrong_solutions" / answer / "mistake_two.py": MISTAKE}
+    for file, template in files.items():
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(template.format(name=name, args=args), encoding="utf-8")
+    return [path, *files]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("assignment", help="the assignment's folder in exercises/source, e.g. ch03_ladder")
+    parser.add_argument("name", help="the name of the function students write, e.g. wavelengths")
+    parser.add_argument("points", help="the points of its test cell")
+    parser.add_argument("--args", default="x", help="the function's parameters, e.g. 'd, base=10000.0'")
+    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
+    options = parser.parse_args(argv)
+    try:
+        written = add_question(options.root, options.assignment, options.name, options.points, options.args)
+    except ValueError as problem:
+        print(f"new question: {problem}", file=sys.stderr)
+        return 2
+    exercise_table.main(["--root", str(options.root)])
+    print("wrote\n" + "\n".join(f"  {path.relative_to(options.root)}" for path in written) +
+          "\nNext: replace every TODO there (the question, the model answer, the self-check, the hidden tests and the "
+          "three files), then run `make exercises` (the student version) and `make check`, which names any TODO left.")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
