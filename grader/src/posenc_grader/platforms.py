@@ -41,6 +41,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timezone
 from pathlib import Path, PurePosixPath
 
+import yaml
+
 PLATFORMS = ("canvas", "moodle", "blackboard", "gradescope")
 FOLDERS = "folders"  # today's layout, SUBMISSIONS/<student>/<assignment>/<notebook>.ipynb: no platform
 SKIPPED = {"__MACOSX", "Thumbs.db"}  # what zip tools and file browsers add; dot-files are skipped too
@@ -251,8 +253,6 @@ def _receipt(path: Path) -> tuple[str, str, bool] | None:
 
 
 def _gradescope(root: Path):
-    import yaml  # PyYAML comes with nbgrader (jupyter_events); only Gradescope's exports need it
-
     metadata_file = next((p for p, _ in _files(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
     try:
         metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) or {}
