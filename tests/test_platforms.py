@@ -260,6 +260,16 @@ def test_a_roster_from_canvas_or_moodle_exports_maps_platform_ids_to_the_gradebo
     assert "not in the roster" in result[grace].reason
 
 
+def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
+    (tmp_path / "roster.csv").write_text("platform_id,student\n7,hoppergrace_8\n")  # Grace's name, given to Ada
+    ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")
+    with pytest.raises(NothingToPlace):
+        placed(tmp_path, {ada: notebook("perfect"), grace: notebook("blank")}, read_roster(tmp_path / "roster.csv"))
+    rows = report(tmp_path)
+    assert [row["outcome"] for row in rows] == ["rejected", "rejected"]
+    assert all("7, 8 would all be graded as 'hoppergrace_8'" in row["reason"] for row in rows)
+
+
 @pytest.mark.parametrize("text,problem", [
     ("student,email\nAda,ada@example.edu\n", "no column of platform ids"),
     ("platform_id,student\n7,Ada\n7,Grace\n", "appears twice"),

@@ -63,12 +63,14 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
     """
     placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
+    _refuse_shared_names(placements)
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)
+    write_report(out / REPORT, download.platform, placements)
     placed = [p for p in placements if p.outcome == "placed"]
     if not placed:
         reasons = collections.Counter(p.reason for p in placements).most_common(3)
-        raise NothingToPlace(f"nothing in this {download.platform} download can be graded: "
+        raise NothingToPlace(f"nothing in this {download.platform} download can be graded (see {out / REPORT}): "
                              + "; ".join(f"{n} files: {reason}" for reason, n in reasons))
     folder = out / STAGED
     shutil.rmtree(folder, ignore_errors=True)
@@ -76,7 +78,6 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
         target = folder / p.student / p.assignment / f"{p.notebook}{NOTEBOOK_SUFFIX}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p.found.path, target)
-    write_report(out / REPORT, download.platform, placements)
     _keep_identities(out / IDENTITIES, download.platform, placed)
     return placements
 
@@ -124,6 +125,19 @@ def _safe(name: str) -> str:
     return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
 
 
+def _refuse_shared_names(placements: list[Placement]) -> None:
+    """Files of two platform ids that would be graded under one name (a roster's doing) are not placed."""
+    ids: dict[str, set[str]] = collections.defaultdict(set)
+    for p in placements:
+        if p.student:
+            ids[p.student].add(p.found.platform_id)
+    for p in placements:
+        if p.outcome != "rejected" and len(ids[p.student]) > 1:
+            p.outcome = "rejected"
+            p.reason = (f"the platform ids {', '.join(sorted(ids[p.student]))} would all be graded as {p.student!r}: "
+                        "none is, until the roster tells them apart")
+
+
 def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> None:
     """A known student's notebook of no exercise goes to the assignment most of the download is (scored 0).
 
@@ -160,6 +174,7 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
     """``placements.csv``: one row per file of the download (names shown with escape sequences as text)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", newline="", encoding="utf-8") as f:
         writer = csv.writer(f)
         writer.writerow(REPORT_COLUMNS)
