@@ -79,10 +79,9 @@ class Found:
 
 @dataclass
 class Download:
-    """A platform's download: its platform, the folder it is (or was unpacked to), and every file found."""
+    """A platform's download: which platform, and every file found in it."""
 
     platform: str
-    root: Path
     found: list[Found] = field(default_factory=list)
 
 
@@ -96,6 +95,8 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
     if platform not in ("auto", FOLDERS, *PLATFORMS):
         raise ValueError(f"unknown platform {platform!r}: expected auto, {FOLDERS} or one of {', '.join(PLATFORMS)}")
     if platform == FOLDERS:
+        if source.is_file():
+            raise ValueError(f"{source} is a file: --platform {FOLDERS} takes a folder <student>/<assignment>/")
         return None
     skipped: list[Found] = []
     archive = source.is_file()
@@ -111,7 +112,7 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
                              f"{', '.join(PLATFORMS)}'s downloads (see --platform)")
     if platform is None:
         return None
-    download = Download(platform, root, skipped + list(READERS[platform](root)))
+    download = Download(platform, skipped + list(READERS[platform](root)))
     _check_placeable(download)
     return download
 
