@@ -117,10 +117,12 @@ publish:  ## push the site to gh-pages and the plain edition to plain-v<version>
 	$(PY) tools/publish_site.py _build/html "$(REMOTE)"
 
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md). SUBMISSIONS holds
-# <student>/<assignment>/*.ipynb.
-grade: $(VENV)/.grader sandbox  ## autograde a class: make grade SUBMISSIONS=dir OUT=dir
-	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir OUT=dir"; exit 2; }
-	$(PY) -m posenc_grader "$(SUBMISSIONS)" --out "$(OUT)"
+# <student>/<assignment>/*.ipynb, or is a Canvas, Moodle, Blackboard or Gradescope download (zip or folder);
+# PLATFORM (told from the names if unset) and ROSTER (a CSV of the platform's ids) are optional.
+grade: $(VENV)/.grader sandbox  ## autograde a class: make grade SUBMISSIONS=dir-or-zip OUT=dir [ROSTER=csv]
+	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir-or-zip OUT=dir"; exit 2; }
+	$(PY) -m posenc_grader "$(SUBMISSIONS)" --out "$(OUT)" $(if $(PLATFORM),--platform $(PLATFORM)) \
+		$(if $(ROSTER),--roster "$(ROSTER)")
 
 # Gradescope's autograder (grader/src/posenc_grader/gradescope.py): OUT receives autograder_<assignment>.zip for each
 # of ASSIGNMENTS (every assignment of exercises/source/ unless given), to upload to a programming assignment.

@@ -5,7 +5,9 @@ The pipeline, one module per step:
 1. :mod:`~posenc_grader.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``:
    student versions and a gradebook that knows every cell), once per change of its sources;
 2. :mod:`~posenc_grader.submissions` finds ``<student>/<assignment>/<notebook>.ipynb`` files, tells which
-   exercise each one is by its content, and restores deleted, moved or copied cells;
+   exercise each one is by its content, and restores deleted, moved or copied cells; a learning platform's
+   download (Canvas, Moodle, Blackboard, Gradescope; a zip or its folder) is first read by
+   :mod:`~posenc_grader.platforms` and laid out that way by :mod:`~posenc_grader.staging`;
 3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` for each notebook in a process
    of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`, then
    ``nbgrader generate_feedback``), as many at a time as there are cores; the student's code runs only
@@ -13,7 +15,8 @@ The pipeline, one module per step:
    it (:mod:`~posenc_grader.hidden`), on plain data (:mod:`~posenc_grader.plain`);
 4. :mod:`~posenc_grader.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
    ``grades.csv``; :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
-   ``tampered`` and ``flagged`` statuses.
+   ``tampered`` and ``flagged`` statuses; after a platform's download, :mod:`~posenc_grader.gradebooks`
+   writes that platform's gradebook CSV and feedback zips.
 
 nbgrader is imported only when grading runs. This package is the instructor's: students install ``posenc``,
 which holds the rule every self-check applies (``posenc.book.answers``) and none of this.
@@ -29,10 +32,12 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from . import sandbox
+from . import gradebooks, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
+from .platforms import PLATFORMS, open_download
 from .records import ClassRecord, summarize
+from .roster import read_roster
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, run_task
 
@@ -41,8 +46,16 @@ __all__ = ["Course", "Limits", "grade_class"]
 
 def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str | None = None,
                 limits: Limits | None = None, jobs: int | None = None,
-                progress: Callable[[str], None] | None = None, sandboxed: bool = True) -> list[dict]:
+                progress: Callable[[str], None] | None = None, sandboxed: bool = True, platform: str = "auto",
+                roster: Path | str | None = None) -> list[dict]:
     """Grade every notebook under ``submissions`` into the nbgrader course directory ``out``.
+
+    ``submissions`` is a folder ``<student>/<assignment>/<notebook>.ipynb``, or a learning platform's download
+    of all submissions (a zip, or the folder it unpacks to): ``platform`` says which (one of
+    :data:`posenc_grader.platforms.PLATFORMS`, or ``"folders"`` for the first), or ``"auto"`` to tell from the
+    names; ``roster`` is an optional CSV mapping the platform's ids to the gradebook's names
+    (:mod:`posenc_grader.roster`). A download in which nothing can be placed raises
+    :class:`posenc_grader.platforms.NothingToPlace`, a ``RuntimeError``, as does a folder with nothing to grade.
 
     Every kernel runs in the sandbox of :mod:`posenc_grader.sandbox`; where none can be made, this raises
     ``RuntimeError`` saying why, unless ``sandboxed`` is False.
@@ -52,12 +65,20 @@ def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str 
     """
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy and nbformat warnings say nothing to act on
         warnings.simplefilter("ignore")
-        return _grade_class(Path(submissions), Path(out), course, limits or Limits(), jobs, progress, sandboxed)
+        return _grade_class(Path(submissions), Path(out), course, limits or Limits(), jobs, progress, sandboxed,
+                            platform, roster)
 
 
-def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, progress, sandboxed) -> list[dict]:
-    if not submissions.is_dir():
-        raise FileNotFoundError(f"grade_class: no folder of submissions at {submissions}")
+def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, progress, sandboxed,
+                 platform: str, roster) -> list[dict]:
+    if not submissions.exists():
+        raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
+    max_bytes = limits.max_file_mb * 2**20
+    download = open_download(submissions, out / ".grading" / "download", platform, max_bytes)
+    people = read_roster(roster) if roster else {}
+    if download is None and not find_files(submissions):
+        raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
+                           f"and the names follow no download of {', '.join(PLATFORMS)} (see --platform)")
     if sandboxed and sandbox.problem():
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
@@ -70,7 +91,13 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / ".grading" / "prepared")
     record = ClassRecord(out, prepared)
-    rows = triage(find_files(submissions), Catalog(prepared / "release"), limits.max_file_mb * 2**20)
+    catalog = Catalog(prepared / "release")
+    if download is not None:
+        placements = staging.stage(download, catalog, people, out, max_bytes)
+        for line in staging.summary(download.platform, placements):
+            say(line)
+        submissions = out / staging.STAGED
+    rows = triage(find_files(submissions), catalog, max_bytes)
     done: list[dict] = []
 
     def finish(row: Row, result: dict | None, seconds: float) -> None:
@@ -100,4 +127,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     say(f"wrote {record.write_csv()}")
+    for line in gradebooks.write(out) if download is not None else []:
+        say(line)
     return done

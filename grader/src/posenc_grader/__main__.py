@@ -1,4 +1,4 @@
-"""Command line: ``python -m posenc_grader SUBMISSIONS_DIR --out OUT_DIR`` (also ``make grade``)."""
+"""Command line: ``python -m posenc_grader SUBMISSIONS --out OUT_DIR`` (also ``make grade``)."""
 
 from __future__ import annotations
 
@@ -9,16 +9,19 @@ import time
 from pathlib import Path
 
 from . import Limits, grade_class
+from .platforms import FOLDERS, PLATFORMS
 
 
 def main(argv: list[str] | None = None) -> int:
     defaults = Limits()
     parser = argparse.ArgumentParser(
         prog="python -m posenc_grader",
-        description="Autograde a class's exercise notebooks with nbgrader: SUBMISSIONS_DIR holds "
-                    "<student>/<assignment>/<notebook>.ipynb; OUT_DIR receives the gradebook (an nbgrader "
-                    "course directory), grades.csv and one feedback page per student and notebook.")
-    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS_DIR")
+        description="Autograde a class's exercise notebooks with nbgrader: SUBMISSIONS is a folder "
+                    "<student>/<assignment>/<notebook>.ipynb, or the zip (or unpacked folder) of a learning "
+                    "platform's download of all submissions; OUT_DIR receives the gradebook (an nbgrader course "
+                    "directory), grades.csv and one feedback page per student and notebook, and after a "
+                    "platform's download placements.csv and that platform's gradebook and feedback zips.")
+    parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
     parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR")
     parser.add_argument("--course", type=Path, help="the nbgrader course (default: this repository's exercises/)")
     parser.add_argument("--jobs", type=int, help="notebooks graded at a time (default: the available cores)")
@@ -27,6 +30,10 @@ def main(argv: list[str] | None = None) -> int:
                         help="seconds per notebook, all included")
     parser.add_argument("--memory-mb", type=int, default=defaults.memory_mb, help="memory of one grading kernel")
     parser.add_argument("--max-file-mb", type=int, default=defaults.max_file_mb, help="largest file graded")
+    parser.add_argument("--platform", choices=("auto", FOLDERS, *PLATFORMS), default="auto",
+                        help="what SUBMISSIONS is (default: told from the names)")
+    parser.add_argument("--roster", type=Path, metavar="CSV",
+                        help="maps the platform's ids to the names and ids of the gradebook (see the guide)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="run student kernels without the bubblewrap sandbox (only where none can be made)")
     args = parser.parse_args(argv)
@@ -35,8 +42,8 @@ def main(argv: list[str] | None = None) -> int:
     started = time.monotonic()
     try:
         rows = grade_class(args.submissions, args.out, course=args.course, limits=limits, jobs=args.jobs,
-                           sandboxed=not args.no_sandbox)
-    except (FileNotFoundError, RuntimeError) as error:
+                           sandboxed=not args.no_sandbox, platform=args.platform, roster=args.roster)
+    except (FileNotFoundError, RuntimeError, ValueError) as error:
         print(f"posenc_grader: {error}", file=sys.stderr)
         return 2
     counts = collections.Counter(row["status"] for row in rows)

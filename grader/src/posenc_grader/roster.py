@@ -1,0 +1,91 @@
+"""The class roster: who each platform id is in the gradebook (``--roster CSV``, optional).
+
+A roster is a CSV file with one row per student and a header. One column holds the platform's id of the
+student, as the download names them: ``platform_id``, or under the name the platform's own exports give
+it, so that those serve as they are: ``ID`` (Canvas's gradebook export: the user id), ``Identifier``
+(Moodle's grading worksheet: ``Participant 123456``), ``Username`` (Blackboard), ``SID`` (Gradescope).
+The other columns are optional: ``student`` (also ``Student``, ``Full name``, ``Name``), the name the
+grades go under; ``email`` (``Email address``) and ``id_number`` (``ID number``), by which Moodle's grade
+import finds a student; ``SIS User ID``, ``SIS Login ID`` and ``Section``, which Canvas's gradebook shows.
+Headers are matched without regard to case.
+"""
+
+from __future__ import annotations
+
+import csv
+from dataclasses import dataclass, fields
+from pathlib import Path
+
+#: Each field of :class:`Person`, and the headers that may hold it (the first found counts).
+HEADERS = {
+    "platform_id": ("platform_id", "id", "identifier", "username", "sid"),
+    "student": ("student", "full name", "name"),
+    "email": ("email", "email address"),
+    "id_number": ("id_number", "id number"),
+    "sis_user_id": ("sis_user_id", "sis user id"),
+    "sis_login_id": ("sis_login_id", "sis login id"),
+    "section": ("section",),
+}
+MOODLE_ID_PREFIX = "participant "  # Moodle's grading worksheet writes "Participant 123456"
+
+
+@dataclass(frozen=True)
+class Person:
+    """What the roster says about one student; empty strings where it says nothing."""
+
+    platform_id: str
+    student: str = ""
+    email: str = ""
+    id_number: str = ""
+    sis_user_id: str = ""
+    sis_login_id: str = ""
+    section: str = ""
+
+
+def read_roster(path: Path | str) -> dict[str, Person]:
+    """``{platform id: Person}`` from the roster CSV at ``path``.
+
+    Raises ``ValueError`` naming the problem when no column holds platform ids, or when an id or a student
+    appears twice (two people under one name would have their grades mixed).
+    """
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        table = list(csv.reader(f))
+    if not table:
+        raise ValueError(f"roster {path}: the file is empty")
+    column = _columns(table[0], path)
+    people: dict[str, Person] = {}
+    for number, row in enumerate(table[1:], start=2):
+        values = {name: row[index].strip() if index < len(row) else "" for name, index in column.items()}
+        values["platform_id"] = _platform_id(values["platform_id"])
+        if not values["platform_id"]:
+            continue  # Canvas's export has a "Points Possible" row, a spreadsheet blank lines
+        if values["platform_id"] in people:
+            raise ValueError(f"roster {path}, line {number}: the platform id {values['platform_id']} appears twice")
+        people[values["platform_id"]] = Person(**values)
+    _check_names(people, path)
+    return people
+
+
+def _columns(header: list[str], path) -> dict[str, int]:
+    lower = [h.strip().lower() for h in header]
+    column = {name: next((lower.index(h) for h in aliases if h in lower), None) for name, aliases in HEADERS.items()}
+    if column["platform_id"] is None:
+        raise ValueError(f"roster {path}: no column of platform ids (a header among "
+                         f"{', '.join(HEADERS['platform_id'])})")
+    return {name: index for name, index in column.items() if index is not None}
+
+
+def _platform_id(value: str) -> str:
+    return value[len(MOODLE_ID_PREFIX):].strip() if value.lower().startswith(MOODLE_ID_PREFIX) else value
+
+
+def _check_names(people: dict[str, Person], path) -> None:
+    seen: dict[str, str] = {}
+    for person in people.values():
+        if person.student and person.student in seen:
+            raise ValueError(f"roster {path}: the student {person.student!r} has two platform ids "
+                             f"({seen[person.student]}, {person.platform_id})")
+        seen[person.student] = person.platform_id
+
+
+FIELDS = tuple(f.name for f in fields(Person))

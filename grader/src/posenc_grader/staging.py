@@ -1,0 +1,200 @@
+"""A platform download laid out as ``<student>/<assignment>/<notebook>.ipynb``, and the run's report of it.
+
+:func:`stage` takes what :mod:`~posenc_grader.platforms` found in a download and places each notebook:
+
+- whose it is: the platform's id, mapped through the roster when one is given (:mod:`~posenc_grader.roster`),
+  else the platform's name and id together (``Ada Lovelace_123456``), so two students of one name stay two;
+- which exercise it is: by its cells, as :class:`~posenc_grader.submissions.Catalog` tells, whatever it is
+  called; a notebook of a known student that no cell ties to an exercise (a broken file, another course's)
+  goes to the assignment most of the download is, where grading scores it 0 and says why;
+- which attempt counts: the latest, by the platform's attempt (Canvas's file id, Blackboard's attempt date,
+  Gradescope's submission time); the others are listed as earlier attempts, not graded.
+
+The placed files are copied into ``OUT/.grading/staged`` under their exercise's name, which the grading
+core then grades as it grades today's layout. Every file of the download gets a row in ``OUT/placements.csv``
+(this run's report: placed, earlier attempt or rejected, and why), and ``OUT/placements.json`` keeps, across
+runs, who each graded student is on the platform and where their feedback goes back, for
+:mod:`~posenc_grader.gradebooks`.
+"""
+
+from __future__ import annotations
+
+import collections
+import csv
+import json
+import shutil
+from dataclasses import asdict, dataclass
+from pathlib import Path
+
+from .escapes import disarm
+from .platforms import Download, Found, NothingToPlace, is_notebook
+from .roster import Person
+from .submissions import NOTEBOOK_SUFFIX, Catalog, read
+
+STAGED = Path(".grading") / "staged"
+REPORT = "placements.csv"
+IDENTITIES = "placements.json"
+UNRECOGNISED = "unrecognised"  # a known student's notebook of no exercise, until _assign_the_unrecognised decides
+REPORT_COLUMNS = ["file", "platform", "platform_id", "name", "student", "assignment", "notebook", "attempt", "late",
+                  "outcome", "reason"]
+
+
+@dataclass
+class Placement:
+    """What became of one file of a download: ``placed``, ``earlier attempt`` or ``rejected``, and why."""
+
+    found: Found
+    student: str = ""
+    assignment: str = ""
+    notebook: str = ""
+    outcome: str = "rejected"
+    reason: str = ""
+    person: Person | None = None
+
+    @property
+    def key(self) -> tuple[str, str, str]:
+        return self.student, self.assignment, self.notebook
+
+
+def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int
+          ) -> list[Placement]:
+    """Place every file of ``download`` into ``out/.grading/staged``; write the report; return the placements.
+
+    Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
+    """
+    placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
+    _refuse_shared_names(placements)
+    _assign_the_unrecognised(placements, catalog)
+    _keep_the_latest(placements)
+    write_report(out / REPORT, download.platform, placements)
+    placed = [p for p in placements if p.outcome == "placed"]
+    if not placed:
+        reasons = collections.Counter(p.reason for p in placements).most_common(3)
+        raise NothingToPlace(f"nothing in this {download.platform} download can be graded (see {out / REPORT}): "
+                             + "; ".join(f"{n} files: {reason}" for reason, n in reasons))
+    folder = out / STAGED
+    shutil.rmtree(folder, ignore_errors=True)
+    for p in placed:
+        target = folder / p.student / p.assignment / f"{p.notebook}{NOTEBOOK_SUFFIX}"
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(p.found.path, target)
+    _keep_identities(out / IDENTITIES, download.platform, placed)
+    return placements
+
+
+def summary(platform: str, placements: list[Placement]) -> list[str]:
+    """Lines for the instructor's terminal: the counts, then every file that was not placed and why."""
+    counts = collections.Counter(p.outcome for p in placements)
+    lines = [f"{platform} download: {len(placements)} files, " + ", ".join(
+        f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
+    return lines + [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
+
+
+def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes: int) -> Placement:
+    if found.problem or found.path is None:
+        return Placement(found, reason=found.problem)
+    person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
+    placement = Placement(found, _safe(person.student if person and person.student else _platform_name(found)),
+                          person=person)
+    if not is_notebook(found.path.name):
+        placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
+        return placement
+    size = found.path.stat().st_size
+    if size > max_bytes:
+        placement.reason = f"too large: {size / 2**20:.1f} MB, above the limit of {max_bytes / 2**20:.0f} MB"
+        return placement
+    nb, problem = read(found.path, max_bytes)
+    exercise = catalog.identify(nb) if nb is not None else None
+    if exercise is None:
+        placement.outcome = UNRECOGNISED
+        placement.reason = problem or "no cell of it belongs to any exercise notebook of the course"
+        return placement
+    placement.assignment, placement.notebook = exercise
+    placement.outcome = "placed"
+    if roster and person is None:
+        placement.reason = "not in the roster: graded under the platform's name and id"
+    return placement
+
+
+def _platform_name(found: Found) -> str:
+    return found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+
+
+def _safe(name: str) -> str:
+    """A student's or file's name as one path component: no separator, no leading dot, never empty."""
+    return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
+
+
+def _refuse_shared_names(placements: list[Placement]) -> None:
+    """Files of two platform ids that would be graded under one name (a roster's doing) are not placed."""
+    ids: dict[str, set[str]] = collections.defaultdict(set)
+    for p in placements:
+        if p.student:
+            ids[p.student].add(p.found.platform_id)
+    for p in placements:
+        if p.outcome != "rejected" and len(ids[p.student]) > 1:
+            p.outcome = "rejected"
+            p.reason = (f"the platform ids {', '.join(sorted(ids[p.student]))} would all be graded as {p.student!r}: "
+                        "none is, until the roster tells them apart")
+
+
+def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> None:
+    """A known student's notebook of no exercise goes to the assignment most of the download is (scored 0).
+
+    Only where that assignment is one notebook and no other assignment ties with it; elsewhere it is rejected.
+    """
+    counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
+    notebooks = catalog.assignments().get(counts[0][0], []) if counts else []
+    single = len(notebooks) == 1 and (len(counts) == 1 or counts[1][1] < counts[0][1])
+    for p in placements:
+        if p.outcome != UNRECOGNISED:
+            continue
+        if single:
+            p.assignment, p.notebook, p.outcome = counts[0][0], notebooks[0], "placed"
+            p.reason = f"graded as {p.assignment} (what this download is) and scored 0: {p.reason}"
+        else:
+            p.outcome = "rejected"
+
+
+def _keep_the_latest(placements: list[Placement]) -> None:
+    """Of the files placed at one (student, assignment, notebook), the latest attempt stays; the rest are listed."""
+    groups: dict[tuple, list[Placement]] = collections.defaultdict(list)
+    for p in placements:
+        if p.outcome == "placed":
+            groups[p.key].append(p)
+    for group in groups.values():
+        group.sort(key=lambda p: (p.found.order, p.found.path.stem == p.notebook, p.found.path.stat().st_mtime))
+        latest = group[-1]
+        for p in group[:-1]:
+            p.outcome = "earlier attempt"
+            same = p.found.order == latest.found.order
+            p.reason = (f"{'another file of the same attempt' if same else 'a later attempt'}, "
+                        f"{latest.found.shown}, was graded")
+
+
+def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
+    """``placements.csv``: one row per file of the download (names shown with escape sequences as text)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        writer = csv.writer(f)
+        writer.writerow(REPORT_COLUMNS)
+        for p in placements:
+            found = p.found
+            writer.writerow([disarm(str(v)) for v in (
+                found.shown, platform, found.platform_id, found.name, p.student, p.assignment, p.notebook,
+                found.attempt, "late" if found.late else "", p.outcome, p.reason)])
+
+
+def _keep_identities(path: Path, platform: str, placed: list[Placement]) -> None:
+    """Merge who each placed student is, and where each graded notebook's feedback goes, into ``path``."""
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+    for p in placed:
+        person = asdict(p.person) if p.person else {}
+        kept["students"][p.student] = {**person, "platform": platform, "platform_id": p.found.platform_id,
+                                       "name": p.found.name, "email": person.get("email") or p.found.email}
+        kept["notebooks"]["\t".join(p.key)] = {
+            "file": p.found.shown, "late": p.found.late,
+            "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
+    partial = path.with_suffix(".tmp")
+    partial.write_text(json.dumps(kept, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    partial.replace(path)
