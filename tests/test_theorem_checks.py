@@ -52,6 +52,12 @@ CHECKED_BY = {
     "thm-axial-offset": ("axial_scores_depend_on_2d_offset",),
     "thm-mrope-text": ("mrope_on_text_is_rope",),
     "thm-t2t-half": ("timing_signal_is_half_layout",),
+    "thm-yarn-is-longrope": ("yarn_is_a_longrope_ladder",),
+    "thm-longrope-temperature": ("longrope_logit_factor",),
+    "thm-nope-in-a-stack": ("stack_permutation_equivariance", "stack_sees_only_offsets"),
+    "thm-window-angles": ("window_offsets_do_not_grow", "slow_hands_barely_move"),
+    "thm-mrope-split": ("interleaved_mrope_turns_each_pair_by_its_axis", "interleaved_mrope_on_text_is_rope"),
+    "thm-mla-absorption": ("absorbed_score_equals_explicit", "mla_scores_equal_explicit_keys"),
 }
 
 THEOREM = re.compile(r"^(`{3,})\{prf:theorem\}[^\n]*\n((?::[\w-]+:[^\n]*\n)*)(.*?)^\1$", re.MULTILINE | re.DOTALL)

@@ -39,11 +39,11 @@ def every_nth_layer(n_layers: int, n: int) -> np.ndarray:
 def nope_temperature(positions, floor_scale: float = 8192.0, attn_scale: float = 0.1) -> np.ndarray:
     r"""Llama 4's factor on the queries of a NoPE layer at position :math:`m`:
 
-    .. math:: \tau_m = 1 + \texttt{attn\_scale}\cdot\ln\Big(1 + \Big\lfloor
+    .. math:: 1/t_m = 1 + \texttt{attn\_scale}\cdot\ln\Big(1 + \Big\lfloor
               \frac{m + 1}{\texttt{floor\_scale}}\Big\rfloor\Big) .
 
     It is 1 for the first ``floor_scale - 1`` positions and then grows by steps, like the logarithm of the
-    position; multiplying a query by :math:`\tau_m` multiplies all its logits by :math:`\tau_m`, which sharpens
+    position; multiplying a query by :math:`1/t_m` multiplies all its logits by :math:`1/t_m`, which sharpens
     a softmax that more keys would flatten. Hugging Face's ``Llama4TextAttention`` counts :math:`m` from the
     start of the sequence (the cache length plus the index), not from the position ids.
 

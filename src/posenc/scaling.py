@@ -228,12 +228,12 @@ def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: 
     rope type run them: hand :math:`j` divided by its own rescale factor, one list for short inputs and
     one for long ones.
 
-    .. math:: \theta'_j = \frac{\theta_j}{\phi_j}, \qquad
-              \phi = \begin{cases} \text{short\_factor} & L \le L_0 \\ \text{long\_factor} & L > L_0 \end{cases}
+    .. math:: \theta'_j = \frac{\theta_j}{s_j}, \qquad
+              s_j = \begin{cases} \text{short\_factor}_j & L \le L_0 \\ \text{long\_factor}_j & L > L_0 \end{cases}
 
     with :math:`L` = ``seq_len`` the length of the input (in a decoder, the largest position + 1). The
     factors are found by a search, not by a formula; every ladder of the other methods is of this form with
-    :math:`\phi_j = \theta_j/\theta'_j` (YaRN's: :math:`\phi_j = s/(1 + (s - 1)\gamma(r_j))`). Pair it with
+    :math:`s_j = \theta_j/\theta'_j` (YaRN's: :math:`s_j = s/(1 + (s - 1)\gamma(r_j))`). Pair it with
     :func:`longrope_attention_scale`.
 
     Parameters
@@ -241,7 +241,7 @@ def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: 
     d : int
         The rotated width (Phi-3's ``head_dim`` times ``partial_rotary_factor``).
     short_factor, long_factor : sequences of ``d/2`` positive numbers
-        The rescale factors :math:`\phi_j`, from the fastest hand to the slowest.
+        The rescale factors :math:`s_j`, from the fastest hand to the slowest.
     seq_len, original_context : numbers
         The input length :math:`L` and the training context :math:`L_0`.
     base : float

@@ -66,7 +66,7 @@ def longrope_switches_at_the_original_context(config: dict = PHI35_MINI) -> Clai
 
 def yarn_factors(d: int, factor: float, original_context: int, base: float = 10000.0, alpha: float = 1.0,
                  beta: float = 32.0) -> np.ndarray:
-    r"""The rescale factor YaRN's ramp puts on each hand, :math:`\phi_j = s/(1 + (s - 1)\gamma(r_j))`, with the
+    r"""The rescale factor YaRN's ramp puts on each hand, :math:`s_j = s/(1 + (s - 1)\gamma(r_j))`, with the
     turns :math:`r_j = L_0\theta_j/2\pi` and :math:`\gamma(r) = \operatorname{clip}((r - \alpha)/(\beta - \alpha),
     0, 1)` written out here."""
     turns = original_context * frequencies(d, base) / (2 * np.pi)
@@ -79,7 +79,7 @@ def yarn_is_a_longrope_ladder(d: int = 96, factor: float = 32.0, original_contex
     """YaRN's ladder is the LongRoPE ladder whose factors are :func:`yarn_factors` (relative deviations)."""
     phi = yarn_factors(d, factor, original_context, base, alpha, beta)
     ladder = longrope(d, phi, phi, original_context, original_context, base)
-    return claim_result(f"YaRN (s = {factor:g}) = LongRoPE with phi_j = s/(1 + (s - 1) gamma(r_j))",
+    return claim_result(f"YaRN (s = {factor:g}) = LongRoPE with s_j = s/(1 + (s - 1) gamma(r_j))",
                         ladder / yarn(d, factor, original_context, base, alpha, beta) - 1)
 
 

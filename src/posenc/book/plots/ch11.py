@@ -16,14 +16,14 @@ AXIS_NAMES = ("time", "height", "width")
 
 
 def longrope_factors(factors: dict[str, np.ndarray], factor: float):
-    """Rescale factor phi_j against the hand j, one line per ladder in ``factors`` (log y), with a dotted line at
+    """Rescale factor s_j against the hand j, one line per ladder in ``factors`` (log y), with a dotted line at
     the length ratio ``factor``."""
     fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
     for (label, values), colour in zip(factors.items(), PALETTE, strict=False):
         ax.semilogy(np.arange(len(values)), values, marker=".", linewidth=1.2, color=colour, label=label)
     ax.axhline(factor, color=MUTED, linestyle=":", linewidth=0.9)
     ax.set_xlabel("hand j (fast to slow)")
-    ax.set_ylabel(r"factor $\phi_j$ ($\theta'_j = \theta_j/\phi_j$)")
+    ax.set_ylabel(r"factor $s_j$ ($\theta'_j = \theta_j/s_j$)")
     ax.legend(loc="upper left", fontsize=8.5)
     return fig
 
