@@ -37,6 +37,7 @@ import pytest
 
 from posenc_grader import Limits, grade_class, samples, sandbox
 from posenc_grader.course import Course
+from posenc_grader.submissions import Catalog, find_files, triage
 
 pytestmark = pytest.mark.grader
 
@@ -707,3 +708,24 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     assert (out / "out" / "grades.csv").read_text(encoding="utf-8") == before
     with Gradebook(db) as gb:
         assert (len(gb.students), sum(len(a.submissions) for a in gb.assignments)) == counts
+
+
+def test_a_symbolic_link_in_the_submissions_is_refused_never_followed(tmp_path):
+    """A link could hand in another student's notebook, or one only the grader may read: every kind is named
+    as unreadable, the real file beside it is graded, and a dangling link breaks nothing."""
+    submissions, release = tmp_path / "submissions", COURSE.root / "release"
+    alice = submissions / "alice" / ROTATION[0]
+    alice.mkdir(parents=True)
+    shutil.copy(release / ROTATION[0] / f"{ROTATION[1]}.ipynb", alice)
+    links = {"mallory": (submissions / "mallory" / ROTATION[0] / "rotation.ipynb", alice / "rotation.ipynb"),
+             "bob": (submissions / "bob" / ROTATION[0], alice),
+             "carol": (submissions / "carol" / ROTATION[0] / "rotation.ipynb", tmp_path / "gone.ipynb"),
+             "eve": (submissions / "eve", alice.parent)}
+    for link, target in links.values():
+        link.parent.mkdir(parents=True, exist_ok=True)
+        link.symlink_to(target)
+    rows = triage(find_files(submissions), Catalog(release), 2**20)
+    status = {row.student: row.status for row in rows if row.status != "missing"}
+    assert status == {"alice": "ok", "bob": "unreadable", "carol": "unreadable", "eve": "unreadable",
+                      "mallory": "unreadable"}
+    assert all("symbolic link" in " ".join(row.notes) for row in rows if row.status == "unreadable")

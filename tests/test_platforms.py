@@ -470,3 +470,15 @@ def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
     assert {row["Username"] for row in csv.DictReader(io.StringIO(text))} == {"ada", "ghopper"}
     kept = json.loads((out / "placements.json").read_text(encoding="utf-8"))
     assert {who["platform_id"] for who in kept["students"].values()} == {"ada", "ghopper"}
+
+
+def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_path):
+    """A link in an unpacked download may point at any file the grader can read: it is left out, with its reason."""
+    secret = tmp_path / "secret.ipynb"
+    secret.write_text(notebook("perfect"))
+    folder = lay_out(tmp_path / "download", {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("blank")})
+    link = canvas("Hopper, Grace", 8, 80, "rotation.ipynb")
+    (folder / link).symlink_to(secret)
+    found = {entry.shown: entry for entry in read_download(folder).found}
+    assert "symbolic link" in found[link].problem and found[link].path is None
+    assert found[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].problem == ""

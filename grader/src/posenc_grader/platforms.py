@@ -112,7 +112,9 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
                              f"{', '.join(PLATFORMS)}'s downloads (see --platform)")
     if platform is None:
         return None
-    download = Download(platform, skipped + list(READERS[platform](root)))
+    links = [Found(None, shown, problem="a symbolic link: links are not followed, so it was not graded")
+             for path, shown in _files(root, links=True)]
+    download = Download(platform, skipped + links + list(READERS[platform](root)))
     _check_placeable(download)
     return download
 
@@ -136,11 +138,13 @@ def is_notebook(name: str) -> bool:
     return name.lower().endswith(".ipynb")
 
 
-def _files(root: Path):
-    """``(path, shown)`` for every visible file under ``root``, sorted; ``shown`` is relative, with ``/``."""
+def _files(root: Path, links: bool = False):
+    """``(path, shown)`` for every visible file under ``root`` (with ``links``, every symbolic link instead: a
+    link is never read, since it may point anywhere), sorted; ``shown`` is relative, with ``/``."""
     for path in sorted(root.rglob("*")):
         parts = path.relative_to(root).parts
-        if path.is_file() and not any(p.startswith(".") or p in SKIPPED for p in parts):
+        wanted = path.is_symlink() if links else path.is_file() and not path.is_symlink()
+        if wanted and not any(p.startswith(".") or p in SKIPPED for p in parts):
             yield path, "/".join(parts)
 
 

@@ -87,16 +87,23 @@ class Catalog:
 def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
     """``(student, assignment folder or None, path)`` for every notebook under ``root/<student>/``.
 
-    A folder of a student that holds no notebook at all appears once, with ``path`` None.
+    A folder of a student that holds no notebook at all appears once, with ``path`` None. A symbolic link (a
+    student's folder, an assignment folder or a notebook) appears as itself, unfollowed, for :func:`read` to
+    refuse: it may point at another student's file, or at one only the grader may read.
     """
     found = []
-    for student_dir in sorted(p for p in root.iterdir() if p.is_dir() and not p.name.startswith(".")):
+    for link in sorted(p for p in root.iterdir() if p.is_symlink() and p.is_dir() and not p.name.startswith(".")):
+        found.append((link.name, None, link))  # read() refuses it: a link may point anywhere
+    for student_dir in sorted(p for p in root.iterdir()
+                              if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")):
         for dirpath, dirnames, filenames in os.walk(student_dir):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             here = Path(dirpath)
             folder = here.relative_to(student_dir).parts[0] if here != student_dir else None
             found += [(student_dir.name, folder, here / name) for name in sorted(filenames)
                       if name.endswith(NOTEBOOK_SUFFIX) and not name.startswith(".")]
+            found += [(student_dir.name, folder or name, here / name) for name in dirnames
+                      if (here / name).is_symlink()]  # os.walk does not enter it; read() refuses it
         folders = {folder for student, folder, _ in found if student == student_dir.name}
         found += [(student_dir.name, d.name, None) for d in sorted(student_dir.iterdir())
                   if d.is_dir() and not d.name.startswith(".") and d.name not in folders]
@@ -104,7 +111,10 @@ def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
 
 
 def read(path: Path, max_bytes: int) -> tuple[NotebookNode | None, str | None]:
-    """The notebook in ``path``, or ``(None, reason)`` when it is too large or not a notebook."""
+    """The notebook in ``path``, or ``(None, reason)`` when it is a symbolic link (never followed: it may point
+    at another student's file or one only the grader may read), too large, or not a notebook."""
+    if path.is_symlink():
+        return None, "unreadable: a symbolic link, not a file: links are not followed, so it was not graded"
     size = path.stat().st_size
     if size > max_bytes:
         return None, f"too_large: {size / 2**20:.1f} MB, above the limit of {max_bytes / 2**20:.0f} MB"
@@ -218,7 +228,7 @@ def _preferred(a: Row, b: Row) -> bool:
     exact_a, exact_b = (p.path is not None and p.path.stem == p.notebook for p in (a, b))
     if exact_a != exact_b:
         return exact_a
-    return a.path.stat().st_mtime >= b.path.stat().st_mtime
+    return a.path.lstat().st_mtime >= b.path.lstat().st_mtime
 
 
 def _triage_file(student: str, folder: str | None, path: Path, catalog: Catalog, max_bytes: int) -> Row:
