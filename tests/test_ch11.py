@@ -113,6 +113,31 @@ def test_the_key_up_projection_is_absorbed_without_rotation_and_not_with_it(seed
     assert not claims.absorbed_score_equals_explicit(True, n=n, d=d, d_lat=2 * d, seed=seed).holds
 
 
+@given(seed=seed, m=st.integers(1, 12), d=st.sampled_from([2, 4, 8, 16]))
+def test_with_rope_only_the_zero_query_has_an_absorbed_form_and_without_every_query_does(seed, m, d):
+    assert claims.only_the_zero_query_has_an_absorbed_form(True, m=m, d=d, d_lat=2 * d, seed=seed).holds
+    assert claims.only_the_zero_query_has_an_absorbed_form(False, m=m, d=d, d_lat=2 * d, seed=seed).max_deviation == d
+
+
+@pytest.mark.parametrize("d", [8, 32, 128])
+def test_interleaving_gives_every_axis_its_count_a_fast_hand_and_even_spacing_and_sections_do_not(d):
+    assert claims.each_axis_owns_its_count_and_a_fast_hand("interleaved", d=d).holds
+    assert not claims.each_axis_owns_its_count_and_a_fast_hand("sections", d=d).holds
+
+
+def test_the_admissible_sections_are_the_splits_mrope_interleaving_accepts():
+    half = 8
+    accepted = set()
+    for j1 in range(half + 1):
+        for j2 in range(half + 1 - j1):
+            try:
+                mrope_axes((half - j1 - j2, j1, j2), 2 * half, split="interleaved")
+                accepted.add((half - j1 - j2, j1, j2))
+            except ValueError:
+                pass
+    assert set(claims.admissible_sections(2 * half)) == accepted
+
+
 @given(seed=seed, heads=st.integers(1, 4), n=st.integers(1, 12))
 def test_mla_scores_equal_the_explicit_keys_scores(seed, heads, n):
     assert claims.mla_scores_equal_explicit_keys(heads=heads, n=n, seed=seed).holds
@@ -200,7 +225,6 @@ def test_the_chapters_settings_are_transformers_defaults():
             llama4.floor_scale) == tuple(claims.LLAMA4.values())
     assert (deepseek.num_attention_heads, deepseek.qk_nope_head_dim, deepseek.qk_rope_head_dim, deepseek.kv_lora_rank,
             deepseek.v_head_dim) == tuple(claims.DEEPSEEK_V3.values())
-    assert Qwen3VLTextConfig.default_theta == claims.QWEN_VL_MROPE["base"]
     assert Gemma3TextConfig.default_theta == {"global": claims.GEMMA3["global_base"],
                                               "local": claims.GEMMA3["local_base"]}
 

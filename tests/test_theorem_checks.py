@@ -56,8 +56,10 @@ CHECKED_BY = {
     "thm-longrope-temperature": ("longrope_logit_factor",),
     "thm-nope-in-a-stack": ("stack_permutation_equivariance", "stack_sees_only_offsets"),
     "thm-window-angles": ("window_offsets_do_not_grow", "slow_hands_barely_move"),
-    "thm-mrope-split": ("interleaved_mrope_turns_each_pair_by_its_axis", "interleaved_mrope_on_text_is_rope"),
-    "thm-mla-absorption": ("absorbed_score_equals_explicit", "mla_scores_equal_explicit_keys"),
+    "thm-mrope-split": ("each_axis_owns_its_count_and_a_fast_hand", "interleaved_mrope_turns_each_pair_by_its_axis",
+                        "interleaved_mrope_on_text_is_rope"),
+    "thm-mla-absorption": ("only_the_zero_query_has_an_absorbed_form", "absorbed_score_equals_explicit",
+                           "mla_scores_equal_explicit_keys"),
 }
 
 THEOREM = re.compile(r"^(`{3,})\{prf:theorem\}[^\n]*\n((?::[\w-]+:[^\n]*\n)*)(.*?)^\1$", re.MULTILINE | re.DOTALL)

@@ -13,10 +13,10 @@ import numpy as np
 from posenc import attention as att
 from posenc.latent_attention import mla_scores
 from posenc.mixed_layers import chunk_mask, window_mask
-from posenc.rotary import apply_rope
-from posenc.rotary_axes import mrope
+from posenc.rotary import apply_rope, rope_matrix
+from posenc.rotary_axes import mrope, mrope_axes
 from posenc.scaling import longrope, longrope_attention_scale, yarn
-from posenc.sinusoidal import frequencies
+from posenc.sinusoidal import frequencies, wavelengths
 
 from .result import TOL, ClaimResult, angle_tolerance, claim_result, plane_rotations
 
@@ -40,7 +40,7 @@ LLAMA4 = {"n_layers": 48, "nope_every": 4, "chunk": 8192, "attn_scale": 0.1,
           "floor_scale": 8192}  # transformers' Llama4TextConfig defaults
 GEMMA3 = {"d": 256, "window": 1024, "local_base": 10000.0, "global_base": 1000000.0, "factor": 8.0, "every": 6,
           "context": 131072}  # Gemma 3 12B's published configuration
-QWEN_VL_MROPE = {"d": 128, "base": 500000.0,  # transformers' default base for Qwen3-VL's text model
+QWEN_VL_MROPE = {"d": 128, "base": 5000000.0,  # Qwen3-VL-8B's config.json (transformers' class default: 500,000)
                  "splits": {"sections": (16, 24, 24), "interleaved": (24, 20, 20)}}  # Qwen2-VL's, Qwen3-VL's
 DEEPSEEK_V3 = {"heads": 128, "d_nope": 128, "d_rope": 64, "d_lat": 512, "d_value": 128}  # DeepseekV3Config defaults
 
@@ -192,7 +192,7 @@ def qwen3_vl_axis(j: int, sections) -> int:
 
 
 def interleaved_mrope_turns_each_pair_by_its_axis(seq: int = 12, d: int = 128, sections=(24, 20, 20),
-                                                  base: float = 500000.0, seed: int = 0) -> ClaimResult:
+                                                  base: float = QWEN_VL_MROPE["base"], seed: int = 0) -> ClaimResult:
     """Interleaved M-RoPE (``split="interleaved"``) turns pair j of token m by ids[a(j), m] * theta_j, with a(j)
     from :func:`qwen3_vl_axis`: each pair turned here by its own 2x2 rotation, for random ids."""
     rng = np.random.default_rng(seed)
@@ -207,12 +207,43 @@ def interleaved_mrope_turns_each_pair_by_its_axis(seq: int = 12, d: int = 128, s
 
 
 def interleaved_mrope_on_text_is_rope(seq: int = 16, d: int = 128, sections=(24, 20, 20),
-                                      base: float = 500000.0, seed: int = 0) -> ClaimResult:
+                                      base: float = QWEN_VL_MROPE["base"], seed: int = 0) -> ClaimResult:
     """Interleaved M-RoPE with three equal ids per token (text) is ``apply_rope``, bit for bit (tolerance 0)."""
     x = np.random.default_rng(seed).standard_normal((seq, d))
     ids = np.tile(np.arange(seq), (3, 1))
     return claim_result(f"interleaved M-RoPE with sections {tuple(sections)} and equal ids = RoPE",
                         mrope(x, ids, sections, base=base, split="interleaved") - apply_rope(x, base=base), 0.0)
+
+
+def admissible_sections(d: int) -> list[tuple[int, int, int]]:
+    """Every split (J_0, J_1, J_2) of the d/2 pairs that interleaving accepts: 3 J_1 - 2 < d/2, 3 J_2 - 1 < d/2."""
+    half = d // 2
+    return [(half - j1 - j2, j1, j2) for j1 in range(half + 1) for j2 in range(half + 1 - j1)
+            if 3 * j1 - 2 < half and 3 * j2 - 1 < half]
+
+
+def each_axis_owns_its_count_and_a_fast_hand(split: str = "interleaved", d: int = 32,
+                                             base: float = QWEN_VL_MROPE["base"]) -> ClaimResult:
+    """For every admissible split of a head of width d: axis a owns J_a hands, each axis with J_a > 0 owns one of
+    the hands 0, 1, 2, and along the hands of height and of width each wavelength is base^(6/d) times the one
+    before. The deviation counts the splits that break one of these (plus the relative error of the ratios).
+    ``split="interleaved"`` holds; ``split="sections"`` keeps the counts and fails the other two."""
+    failures, ratio_error = 0, 0.0
+    lam = wavelengths(d, base)
+    for sections in admissible_sections(d):
+        owners = mrope_axes(sections, d, split=split)
+        counts_ok = np.array_equal(np.bincount(owners, minlength=3), sections)
+        fast_ok = all(J == 0 or axis in owners[:3] for axis, J in enumerate(sections))
+        steps = [np.diff(np.flatnonzero(owners == axis)) for axis in (1, 2)]
+        spread_ok = all(np.all(step == 3) for step in steps)
+        failures += not (counts_ok and fast_ok and spread_ok)
+        for axis in (1, 2):
+            hands = lam[owners == axis]
+            if spread_ok and hands.size > 1:
+                ratio_error = max(ratio_error, np.abs(hands[1:] / hands[:-1] / base ** (6 / d) - 1).max())
+    return claim_result(f"{split}: every admissible split of d = {d} ({len(admissible_sections(d))}) gives each "
+                        "axis its J_a hands, one of the three fastest, wavelengths base^(6/d) apart",
+                        failures + ratio_error, TOL)
 
 
 # ---- Multi-head latent attention ----
@@ -253,3 +284,19 @@ def mla_scores_equal_explicit_keys(heads: int = 3, n: int = 10, d_nope: int = 8,
     explicit = queries @ np.swapaxes(keys, 1, 2)
     return claim_result(f"MLA, {heads} heads: absorbed scores = explicit keys' scores",
                         (mla_scores(q_nope, q_rope, latents, k_rope, w_uk) - explicit) / np.abs(explicit).max())
+
+
+def only_the_zero_query_has_an_absorbed_form(rotated: bool = True, m: int = 5, d: int = 8, d_lat: int = 16,
+                                              seed: int = 0) -> ClaimResult:
+    r"""The queries q at position m for which one vector :math:`\tilde q` serves every key n = 0..m: since
+    :math:`\tilde q` must be :math:`W_{UK}^\top\Theta_{n-m}^\top q` for each n, they are the null space of the
+    stacked differences :math:`W_{UK}^\top(\Theta_{n-m}^\top - I)`, n < m. The deviation is its dimension: 0 with
+    RoPE (only q = 0), d without rotation (every q absorbs), where the check fails."""
+    w_uk = _latent_head(1, d, d_lat, seed)[2]
+    turn = (lambda k: rope_matrix(k, d)) if rotated else (lambda k: np.eye(d))
+    system = np.vstack([w_uk.T @ (turn(n - m).T - np.eye(d)) for n in range(m)])
+    singular = np.linalg.svd(system, compute_uv=False)
+    nullity = d - int(np.sum(singular > 1e-10 * max(singular.max(), 1.0)))
+    rotation = "with RoPE" if rotated else "no rotation"
+    return claim_result(f"{rotation}: queries at m = {m} with one absorbed vector for keys 0..{m}: "
+                        f"a space of dimension {nullity}", nullity, 0.0)
