@@ -28,10 +28,12 @@ from .result import ClaimResult, angle_tolerance, claim_result
 
 
 def ntk_aware_ends(d: int = 128, factor: float = 8.0, base: float = 10000.0) -> ClaimResult:
-    """NTK-aware scaling keeps the fastest hand, theta'_0 = theta_0, and divides the slowest by exactly s."""
+    """NTK-aware scaling slows hand j by exactly s^(2j/(d-2)): it keeps the fastest hand, theta'_0 = theta_0, and
+    divides the slowest by s (relative deviations, every hand)."""
     theta, scaled = sinusoidal.frequencies(d, base), ntk_aware(d, factor, base)
-    return claim_result(f"NTK-aware (s = {factor:g}): theta'_0 = theta_0, theta'_(d/2-1) = theta_(d/2-1)/s",
-                        [scaled[0] / theta[0] - 1, scaled[-1] * factor / theta[-1] - 1])
+    slowed = factor ** (2 * np.arange(d // 2) / (d - 2))
+    return claim_result(f"NTK-aware (s = {factor:g}): theta_j/theta'_j = s^(2j/(d-2)), 1 at j = 0 and s at j = d/2-1",
+                        np.r_[theta / scaled / slowed - 1, slowed[0] - 1, slowed[-1] / factor - 1])
 
 
 def dynamic_ntk_forms(d: int = 128, factor: float = 8.0, original_context: int = 8192,
@@ -103,14 +105,15 @@ def long_term_decay_bound_holds(d: int = 64, base: float = 10000.0, max_distance
     """RoFormer's bound |score|/sqrt(d) <= max_j |h_(j+1) - h_j| * sum_j |S_j(Delta)| on the scaled score
     (Theta_m q)^T (Theta_n k) / sqrt(d) at the offset Delta = n - m, with chapter 6's coefficients
     h_j = conj(z_j(q)) z_j(k) / sqrt(d) and h_(d/2) = 0, for random q, k and every distance up to ``max_distance``;
-    the deviation is the largest excess of the left side (0 if none)."""
+    the key behind the query and ahead of it; the deviation is the largest excess of the left side (0 if none)."""
     q, k = np.random.default_rng(seed).standard_normal((2, d))
     distances = np.arange(max_distance + 1)
-    scores = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k / np.sqrt(d)  # query at m = |Delta|
+    behind = apply_rope(np.tile(q, (len(distances), 1)), distances, base=base) @ k  # query at |Delta|, key at 0
+    ahead = apply_rope(np.tile(k, (len(distances), 1)), distances, base=base) @ q   # query at 0, key at |Delta|
     h = np.r_[offset_coefficients(q, k), 0]
-    bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)
-    return claim_result("|score|/sqrt(d) <= max|h_(j+1) - h_j| sum_j |S_j(Delta)|",
-                        np.maximum(np.abs(scores) - bound, 0.0), 1e-9)
+    bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(distances, d, base)).sum(axis=1)  # even in Delta
+    return claim_result("|score|/sqrt(d) <= max|h_(j+1) - h_j| sum_j |S_j(Delta)|, Delta of either sign",
+                        np.maximum(np.abs(np.r_[behind, ahead]) / np.sqrt(d) - np.r_[bound, bound], 0.0), 1e-9)
 
 
 def interpolation_is_scaled_positions(d: int = 16, factor: float = 2.0, base: float = 10000.0, n: int = 128,
@@ -168,7 +171,7 @@ def block_copy_fails_off_the_trained_offset(result, ceiling: float = 0.25) -> Cl
                        max(best - ceiling, 0.0), 0.0)
 
 
-def each_method_wins_where_designed(result, margin: float = 0.3) -> ClaimResult:
+def interpolation_leads_the_block_copy_and_rope_the_lag_copy(result, margin: float = 0.3) -> ClaimResult:
     """At twice the training length, on every seed: on the block copy, interpolation at s = L'/L0 beats plain
     RoPE by at least ``margin``; on the lag copy, plain RoPE beats interpolation, YaRN and Llama 3.1's rule by
     at least ``margin`` (the deviation is the largest shortfall of a lead)."""
