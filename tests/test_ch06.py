@@ -180,3 +180,29 @@ def test_the_chapter_measures_against_the_bar_of_the_exercise_look_three_back():
     exercise = (root / "exercises" / "source" / "ch06_toeplitz" / "toeplitz.ipynb").read_text()
     assert f"last_query_weights(q, k, {context}, base=base)" in exercise
     assert f"if weights[-4] >= {share}:" in exercise
+
+
+@given(n=st.integers(2, 32), seed=seed)
+def test_a_circulant_matrix_scales_each_wave_by_its_eigenvalue(n, seed):
+    assert claims.circulant_filters_waves(n, seed).holds
+
+
+@given(lag=st.integers(1, 800), theta=st.floats(0.01, 3.1), seed=seed)
+def test_one_hand_changes_over_a_lag_by_at_most_the_amplitude_times_the_missed_turn(lag, theta, seed):
+    assert claims.near_repeat_bound(lag, theta, span=200, seed=seed).holds
+
+
+@given(n=st.integers(3, 40), seed=seed)
+def test_the_one_turn_hand_has_two_nonzero_eigenvalues_where_predicted(n, seed):
+    assert claims.one_turn_spectrum(n, seed).holds
+
+
+def test_the_one_turn_spectrum_refuses_two_positions():
+    with pytest.raises(ValueError, match="n >= 3"):
+        claims.one_turn_spectrum(2)
+
+
+@given(n=st.integers(2, 24), d=even_d, seed=seed)
+def test_a_head_scores_circulant_on_whole_turns_and_not_on_ropes_ladder(n, d, seed):
+    assert claims.head_scores_circulant(n, d, whole_turns=True, seed=seed).holds
+    assert not claims.head_scores_circulant(n, d, whole_turns=False, seed=seed).holds

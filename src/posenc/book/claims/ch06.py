@@ -111,12 +111,12 @@ def single_hand_circulant(n_positions: int = 6, seed: int = 0) -> ClaimResult:
 
 def offset_sinusoid(theta: float, n_offsets: int = 64, seed: int = 0) -> ClaimResult:
     """One hand (:math:`d = 2`):
-    :math:`q^\\top R_\\Delta k/\\sqrt2 = \\|q\\|\\|k\\|\\cos(\\Delta\\theta + \\varphi)/\\sqrt2`
-    for :math:`|\\Delta| \\le` ``n_offsets``, :math:`\\varphi` the angle from ``q`` to ``k``."""
+    :math:`q^\\top R_\\Delta k/\\sqrt2 = \\|q\\|\\|k\\|\\cos(\\Delta\\theta + \\angle(q, k))/\\sqrt2`
+    for :math:`|\\Delta| \\le` ``n_offsets``, :math:`\\angle(q, k)` the angle from ``q`` to ``k``."""
     q, k = np.random.default_rng(seed).standard_normal((2, 2))
     offsets = np.arange(-n_offsets, n_offsets + 1)
     direct = np.einsum("i,sij,j->s", q, plane_rotations(offsets * theta), k) / np.sqrt(2)
-    return claim_result("q^T R_D k / sqrt(2) = |q||k| cos(D theta + phi) / sqrt(2)",
+    return claim_result("q^T R_D k / sqrt(2) = |q||k| cos(D theta + angle(q, k)) / sqrt(2)",
                         direct - scores.plane_score_from_offset(q, k, offsets, theta),
                         angle_tolerance(n_offsets * theta))
 
@@ -163,6 +163,58 @@ def dft_diagonalises_circulant(n: int = 8, seed: int = 0, wrap: bool = True) -> 
     f = fourier.dft_matrix(n)
     rebuilt = f.conj().T @ np.diag(np.fft.fft(c[:, 0])) @ f
     return claim_result("C = F* diag(fft(first column)) F", rebuilt - c, 1e-12 * n)
+
+
+def circulant_filters_waves(n: int = 8, seed: int = 0) -> ClaimResult:
+    r"""A circulant :math:`C` is a filter: :math:`\mathrm{fft}(Cx) = \hat g \odot \mathrm{fft}(x)` for a random
+    signal :math:`x`, :math:`\hat g` the eigenvalues (``posenc.fourier.circulant_eigenvalues``)."""
+    rng = np.random.default_rng(seed)
+    first_row, x = rng.standard_normal((2, n))
+    c = scores.circulant(first_row)
+    return claim_result("fft(Cx) = g-hat * fft(x)",
+                        np.fft.fft(c @ x) - fourier.circulant_eigenvalues(first_row) * np.fft.fft(x), 1e-12 * n)
+
+
+def near_repeat_bound(lag: int, theta: float = 1.0, span: int = 1000, seed: int = 0) -> ClaimResult:
+    r"""One hand's score changes over ``lag`` offsets by at most the amplitude :math:`\|q\|\|k\|/\sqrt2` times
+    :math:`\epsilon`, the distance of :math:`\ell\theta` from a whole number of turns, at every offset up to
+    ``span`` either way; the deviation is the largest excess over the bound (0 if none)."""
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    deltas = np.arange(-span, span + 1)
+    amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
+    epsilon = abs(np.angle(np.exp(1j * lag * theta)))  # distance to the nearest whole number of turns
+    change = np.abs(scores.plane_score_from_offset(q, k, deltas + lag, theta)
+                    - scores.plane_score_from_offset(q, k, deltas, theta))
+    return claim_result(f"|s(D + {lag}) - s(D)| <= amplitude * epsilon", np.maximum(change - amplitude * epsilon, 0.0),
+                        angle_tolerance(span + lag))
+
+
+def one_turn_spectrum(n: int = 12, seed: int = 0) -> ClaimResult:
+    r"""The repeated-token scores of one hand with :math:`\theta = 2\pi/N` (:math:`N \ge 3`) have the eigenvalues
+    :math:`N\bar h_0/2` at :math:`\eta = 1`, :math:`Nh_0/2` at :math:`\eta = N - 1` and 0 elsewhere."""
+    if n < 3:
+        raise ValueError(f"one_turn_spectrum: needs n >= 3 (at n = {n} the frequencies 1 and n - 1 coincide)")
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    s = scores.plane_scores(q, k, n, 2 * np.pi / n)
+    h = fourier.offset_coefficients(q, k)[0]
+    predicted = np.zeros(n, dtype=complex)
+    predicted[1], predicted[-1] = n * np.conj(h) / 2, n * h / 2
+    return claim_result(f"theta = 2 pi / {n}: eigenvalues N conj(h_0)/2, N h_0/2 at eta = 1, N - 1, else 0",
+                        fourier.circulant_eigenvalues(s[0]) - predicted, n * angle_tolerance(2 * np.pi * n))
+
+
+def head_scores_circulant(n: int = 8, d: int = 8, whole_turns: bool = True, seed: int = 0) -> ClaimResult:
+    r"""A head's repeated-token scores over :math:`N` positions, :math:`\operatorname{Re}\sum_j h_j
+    e^{i(n-m)\theta_j}`, for random :math:`q`, :math:`k`: circulant when every :math:`N\theta_j` is a whole number
+    of turns (``whole_turns``: :math:`\theta_j = 2\pi k_j/N` for random whole :math:`k_j`); on RoPE's ladder,
+    where :math:`N\theta_0 = N` radians is never one, not, and the check fails."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, d))
+    theta = (2 * np.pi * rng.integers(1, n, d // 2) / n) if whole_turns else sinusoidal.frequencies(d)
+    matrix = fourier.trig_polynomial(fourier.offset_coefficients(q, k), offsets(n), theta)
+    ladder = "whole turns in N" if whole_turns else "RoPE's ladder"
+    return claim_result(f"{ladder}: the scores over N = {n} positions are circulant",
+                        scores.circulant_deviation(matrix), np.sqrt(d) * angle_tolerance(2 * np.pi * n))
 
 
 def gap_for_weight(n: int, weight: float) -> float:
