@@ -4,8 +4,9 @@ Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmar
 
 The class is made from the course itself (:mod:`posenc_grader.samples`): each generated student hands
 in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
-13 students make 130 notebooks (ten assignments). The course is prepared once before timing (``nbgrader
-generate_assignment``, cached in the output folder), as it is for any second run of an instructor.
+13 students make 13 notebooks per assignment (130 for the ten assignments of the committed table). The
+course is prepared once before timing (``nbgrader generate_assignment``, cached in the output folder), as
+it is for any second run of an instructor.
 The class is graded three times in the same run, in turn over ``--rounds`` rounds, so that the ratios are
 measured under the same load: in the bubblewrap sandbox (the default) with one job and with ``--jobs``
 jobs, and without the sandbox (``--no-sandbox``) with ``--jobs`` jobs. From the throughputs (notebooks per

@@ -61,6 +61,14 @@ def test_chapter_10_follows_chapter_9_and_ends_with_its_exercises():
     assert "exercises/release/ch10_family/family.ipynb" in prose[-1]
 
 
+def test_chapter_11_follows_chapter_10_and_ends_with_its_exercises():
+    files = toc_files()
+    assert files.index("chapters/10_the_family") + 1 == files.index("chapters/11_todays_models")
+    prose = cells(chapter("11"), "markdown")
+    assert prose[0].startswith("(ch-todays-models)=\n# RoPE in today's models")
+    assert "exercises/release/ch11_models/models.ipynb" in prose[-1]
+
+
 def test_every_chapter_a_page_names_exists():
     pages = [*CHAPTERS, ROOT / "_toc.yml", *ROOT.glob("*.md"), *(ROOT / "appendix").glob("*.md")]
     named = {name for page in pages for name in re.findall(r"chapters/(\d\d_\w+)", page.read_text(encoding="utf-8"))}

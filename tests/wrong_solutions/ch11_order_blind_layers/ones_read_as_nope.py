@@ -1,0 +1,12 @@
+"""Reads transformers' no_rope_layers the wrong way round: a 1 taken for a NoPE layer, a 0 for a rotating one."""
+
+
+def order_blind_layers(no_rope_layers, causal):
+    if len(no_rope_layers) != len(causal):
+        raise ValueError("no_rope_layers and causal must describe the same layers")
+    blind = 0
+    for no_rope, masked in zip(no_rope_layers, causal, strict=True):
+        if not no_rope or masked:
+            break
+        blind += 1
+    return blind
