@@ -180,7 +180,8 @@ def test_no_page_holds_the_hidden_tests_only_their_failure(loop, step):
 def test_points_pending_by_hand_show_apart_until_graded(loop):
     auto, written = points(written=False), points(written=True)
     lost = auto[f"{WRONG}_tests"]
-    summary = f"{sum(auto.values()) - lost:g}/{sum(auto.values()):g} autograded, {sum(written.values()):g} by hand pending"
+    summary = (f"{sum(auto.values()) - lost:g}/{sum(auto.values()):g} autograded, "
+               f"{sum(written.values()):g} by hand pending")
     graded = loop["graded"]
     assert (graded["row"]["score"], graded["row"]["progress"]) == ("", summary)
     assert graded["row"]["max_score"] == f"{sum(auto.values()) + sum(written.values()):g}"

@@ -72,8 +72,8 @@ def _exporter():
     config.HTMLExporter.template_name = TEMPLATE
     config.HTMLExporter.extra_template_basedirs = [str(TEMPLATES)]
     # nbgrader's templates, which ours extends ("feedback/index.html.j2"), and the styles its pages inline
-    config.HTMLExporter.extra_template_paths = [str(formgrader / "templates"),
-                                                str(formgrader / "static" / "node_modules" / "bootstrap" / "dist" / "css")]
+    bootstrap = formgrader / "static" / "node_modules" / "bootstrap" / "dist" / "css"
+    config.HTMLExporter.extra_template_paths = [str(formgrader / "templates"), str(bootstrap)]
     exporter = HTMLExporter(config=config)
     for preprocessor in (HideHiddenTests, ClassGrades, CSSHTMLHeaderPreprocessor):
         exporter.register_preprocessor(preprocessor, enabled=True)
