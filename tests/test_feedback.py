@@ -6,7 +6,8 @@ rotation notebook through an instructor's loop, graded once per step: ``make gra
 answer, whose hidden tests fail, and reordered cells, which leave a note of the grader's); then written answers
 graded by hand, with a comment, in the gradebook as the formgrader writes them, and ``python -m
 posenc_grader.refresh``; then ``make grade`` again on the same submission. After each step the feedback page and
-``grades.csv`` are read back.
+``grades.csv`` are read back. Last, nbgrader's own ``generate_feedback --force`` in the course, the refresh the
+guide once advised, which wrote the hidden tests into every page.
 """
 
 from __future__ import annotations
@@ -153,6 +154,11 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
     grade()
     steps["graded again"] = snapshot(out)
     steps["out"] = {"path": out}
+    own = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--force"],
+                         cwd=out / INSTRUCTOR_ONLY, capture_output=True, text=True, timeout=300)
+    assert own.returncode == 0, own.stderr
+    steps["nbgrader's own"] = {"pages": [p.read_text(encoding="utf-8")
+                                         for p in sorted((out / INSTRUCTOR_ONLY / "feedback").rglob("*.html"))]}
     autograded = nbformat.read(str(out / INSTRUCTOR_ONLY / "autograded" / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb"),
                                as_version=4)
     steps["autograded"] = {"text": "\n".join(cell.source for cell in autograded.cells)}
@@ -160,6 +166,13 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
 
 
 STEPS = ["graded", "refreshed", "graded again"]
+
+
+@pytest.mark.grader
+def test_nbgraders_own_generate_feedback_in_the_course_cuts_the_hidden_tests_too(loop):
+    pages, lines = loop["nbgrader's own"]["pages"], hidden_lines()
+    assert len(pages) == 1 and "hidden tests: their code is not shown" in pages[0]
+    assert HIDDEN_TESTS[0] not in pages[0] and [line for line in lines if line in pages[0]] == []
 
 
 @pytest.mark.grader

@@ -23,6 +23,7 @@ from pathlib import Path
 
 from nbconvert.preprocessors import Preprocessor
 from nbgrader.preprocessors import GetGrades
+from traitlets import Bool
 
 from .course import HIDDEN_TESTS
 from .escapes import disarm
@@ -41,7 +42,12 @@ def hide(source: str) -> str:
 
 
 class HideHiddenTests(Preprocessor):
-    """Replace the code of every hidden-tests region of a code cell by :data:`HIDDEN_NOTE`."""
+    """Replace the code of every hidden-tests region of a code cell by :data:`HIDDEN_NOTE`.
+
+    On by default, so that naming it in ``c.GenerateFeedback.preprocessors`` is enough (see
+    :data:`posenc_grader.records.SAFE_FEEDBACK`)."""
+
+    enabled = Bool(True)
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type == "code":

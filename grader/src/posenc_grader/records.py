@@ -36,6 +36,14 @@ INSTRUCTOR_ONLY = "instructor_only"  # what never leaves: solutions, hidden test
 WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepared course, a download, scratch
 PREPARED = WORK / "prepared"
 
+#: Appended to the class course's ``nbgrader_config.py``: nbgrader's own feedback (``nbgrader generate_feedback``
+#: or the formgrader's button, run in ``instructor_only``) then cuts the hidden tests too.
+SAFE_FEEDBACK = """
+# Added by posenc_grader: nbgrader's own feedback pages cut the hidden tests too. Refresh the pages students
+# receive (OUT/hand_back) with `make feedback` or `python -m posenc_grader.refresh OUT`.
+c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "nbgrader.preprocessors.GetGrades",
+                                    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
+"""
 #: Every status, the most serious first; a row takes the most serious that applies.
 STATUSES = {
     "grader_error": "the grader itself failed on this file; grade it by hand and report the message",
@@ -100,9 +108,11 @@ class ClassRecord:
         if prepared is None and not (self.course / "gradebook.db").is_file():
             raise FileNotFoundError(f"nothing was graded into {out}: no {self.course / 'gradebook.db'}")
         self.course.mkdir(parents=True, exist_ok=True)
-        for name in ("nbgrader_config.py", "gradebook.db"):
-            if not (self.course / name).exists():
-                shutil.copy(prepared / name, self.course / name)
+        if not (self.course / "gradebook.db").exists():
+            shutil.copy(prepared / "gradebook.db", self.course / "gradebook.db")
+        if not (self.course / "nbgrader_config.py").exists():
+            config = (prepared / "nbgrader_config.py").read_text(encoding="utf-8")
+            (self.course / "nbgrader_config.py").write_text(config + SAFE_FEEDBACK, encoding="utf-8")
         if not (self.course / "source").exists():
             shutil.copytree(prepared / "source", self.course / "source")
         self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
