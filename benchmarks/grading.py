@@ -28,6 +28,7 @@ import nbformat
 
 from posenc_grader import Limits, grade_class, samples
 from posenc_grader.course import Course, prepare
+from posenc_grader.records import PREPARED
 
 WRONG = Path(__file__).resolve().parents[1] / "tests" / "wrong_solutions"
 
@@ -76,7 +77,7 @@ def main() -> None:
     with tempfile.TemporaryDirectory() as scratch:
         scratch = Path(scratch)
         started = time.monotonic()
-        prepare(course, scratch / "out" / ".grading" / "prepared")
+        prepare(course, scratch / "out" / PREPARED)
         preparing = time.monotonic() - started
         one = scratch / "one"
         make_class(course, one, 1)
@@ -91,7 +92,7 @@ def main() -> None:
         for number in range(args.rounds):
             for sandboxed, jobs in (modes if number % 2 == 0 else modes[::-1]):
                 out = scratch / f"out-{number}-{sandboxed}-{jobs}"
-                shutil.copytree(scratch / "out" / ".grading" / "prepared", out / ".grading" / "prepared")
+                shutil.copytree(scratch / "out" / PREPARED, out / PREPARED)
                 runs[sandboxed, jobs].append(timed(scratch / "class", out, jobs=jobs, sandboxed=sandboxed))
     total = {mode: sum(seconds for seconds, _ in done) / len(done) for mode, done in runs.items()}
     rate = {mode: n / seconds for mode, seconds in total.items()}

@@ -18,6 +18,7 @@ import pytest
 from conftest import ROOT
 
 from posenc_grader import Limits, grade_class, samples
+from posenc_grader.records import PREPARED
 
 pytestmark = pytest.mark.grader
 
@@ -61,7 +62,7 @@ def test_model_answers_saved_by_colab_get_full_marks(tmp_path, prepared_course):
         folder.mkdir(parents=True)
         (folder / f"{NOTEBOOK}.ipynb").write_text(text, encoding="utf-8")
     assert json.loads(files["colab, nbgrader metadata stripped"])["nbformat_minor"] == 0
-    shutil.copytree(prepared_course, tmp_path / "out" / ".grading" / "prepared")
+    shutil.copytree(prepared_course, tmp_path / "out" / PREPARED)
     rows = grade_class(submissions, tmp_path / "out", limits=Limits(), jobs=2,
                        progress=lambda line: None)
     scores = {row["student"]: (float(row["score"]), row["status"]) for row in rows}

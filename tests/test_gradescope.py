@@ -36,6 +36,7 @@ import pytest
 
 from posenc_grader import gradescope, samples, sandbox
 from posenc_grader.course import HIDDEN_TESTS, Course
+from posenc_grader.records import INSTRUCTOR_ONLY, PREPARED
 
 pytestmark = pytest.mark.grader
 
@@ -260,7 +261,7 @@ def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, di
     from posenc_grader import grade_class
 
     root = tmp_path_factory.mktemp("make-grade")
-    shutil.copytree(prepared_course, root / "out" / ".grading" / "prepared")
+    shutil.copytree(prepared_course, root / "out" / PREPARED)
     for student, (name, notebook) in submissions.items():
         (root / "submissions" / student / ASSIGNMENT).mkdir(parents=True)
         nbformat.write(notebook, str(root / "submissions" / student / ASSIGNMENT / name))
@@ -273,7 +274,7 @@ def gradebook_scores(out: Path, student: str, assignment: str = ASSIGNMENT,
     """``{grade cell id: (score, max score)}`` from ``make grade``'s class gradebook, through nbgrader's API."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
         submission = gb.find_submission_notebook(notebook, assignment, student)
         return {g.name: (g.score, g.max_score) for g in submission.grades}
 
@@ -311,7 +312,8 @@ def hidden_lines() -> list[str]:
 
 def printed(run: dict) -> str:
     """What the submission's code cells printed in the container (from the grader's autograded notebook)."""
-    autograded = run["root"] / "work" / "out" / "autograded" / "submission" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+    autograded = (run["root"] / "work" / "out" / INSTRUCTOR_ONLY / "autograded" / "submission" / ASSIGNMENT
+                  / f"{NOTEBOOK}.ipynb")
     nb = nbformat.read(str(autograded), as_version=4)
     return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 

@@ -37,6 +37,7 @@ import pytest
 
 from posenc_grader import Limits, grade_class, samples, sandbox
 from posenc_grader.course import Course
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 from posenc_grader.submissions import Catalog, find_files, triage
 
 pytestmark = pytest.mark.grader
@@ -284,7 +285,7 @@ def grader_terminal():
 def graded(tmp_path_factory, prepared_course):
     """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
     root = tmp_path_factory.mktemp("grading")
-    shutil.copytree(prepared_course, root / "out" / ".grading" / "prepared")
+    shutil.copytree(prepared_course, root / "out" / PREPARED)
     submissions = root / "submissions"
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
@@ -341,7 +342,7 @@ def grades(out: Path, student: str, assignment: str, notebook: str) -> dict[str,
     """``{grade cell id: (score, max score)}`` from the class gradebook, through nbgrader's API."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
         submission = gb.find_submission_notebook(notebook, assignment, student)
         return {g.name: (g.score, g.max_score) for g in submission.grades}
 
@@ -461,7 +462,8 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assi
     assert rows[(student, assignment, notebook)]["score"] == 0, rows[(student, assignment, notebook)]["message"]
     scores = grades(out / "out", student, assignment, notebook)
     assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
-    page = (out / "out" / "feedback" / student / assignment / f"{notebook}.html").read_text(encoding="utf-8")
+    page = (out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html").read_text(
+        encoding="utf-8")
     assert "returned an Anything" in page or CHEATS[assignment] in ("ndarray", "found_at_call")
 
 
@@ -471,7 +473,8 @@ def test_every_kind_of_cheat_is_graded_through_the_pipeline():
 
 def printed_by(root: Path, student: str) -> str:
     """The text a student's code cells printed, from the autograded notebook."""
-    autograded = nbformat.read(str(root / "out" / "autograded" / student / ROTATION[0] / "rotation.ipynb"), 4)
+    autograded = nbformat.read(str(root / "out" / INSTRUCTOR_ONLY / "autograded" / student / ROTATION[0]
+                                   / "rotation.ipynb"), 4)
     return "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
 
 
@@ -571,7 +574,7 @@ def test_escape_sequences_reach_neither_the_graders_terminal_nor_an_output_file(
     for path in (root / "out").rglob("*"):  # JSON writes ESC as \u001b; a feedback page shows it as text
         if path.is_file() and path.suffix != ".db":  # a gradebook's pages hold any byte, as numbers too
             assert b"\x1b" not in path.read_bytes(), path
-    page = (root / "out" / "feedback" / "terminal escapes" / ROTATION[0] / "rotation.html").read_text()
+    page = (root / "out" / HAND_BACK / "feedback" / "terminal escapes" / ROTATION[0] / "rotation.html").read_text()
     assert "\x9b" not in page and "\\x1b]52;c;" in page  # the kernel's output, shown as text
 
 
@@ -580,7 +583,7 @@ def test_progress_lines_show_escape_sequences_in_names_as_text(graded, tmp_path,
     name = "mallory\x1b]52;c;cG9zZW5j\x07\x1b[2J"
     (tmp_path / "submissions" / name / ROTATION[0]).mkdir(parents=True)
     (tmp_path / "submissions" / name / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
-    shutil.copytree(out / "out" / ".grading" / "prepared", tmp_path / "out" / ".grading" / "prepared")
+    shutil.copytree(out / "out" / PREPARED, tmp_path / "out" / PREPARED)
     grade_class(tmp_path / "submissions", tmp_path / "out", limits=LIMITS, jobs=1, sandboxed=SANDBOXED)
     terminal = capfd.readouterr()
     assert "\x1b" not in terminal.out + terminal.err
@@ -647,7 +650,8 @@ def test_grades_csv_has_one_row_per_student_and_notebook(graded):
     out, rows, _, _ = graded
     with open(out / "out" / "grades.csv", encoding="utf-8") as f:
         table = list(csv.DictReader(f))
-    assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "status", "message"]
+    assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "progress", "status",
+                              "message"]
     keys = [(r["student"], r["assignment"], r["notebook"]) for r in table]
     assert len(keys) == len(set(keys)) == len(rows)
     assert {r["status"] for r in table} <= {"ok", "repaired", "flagged", "timeout", "memory", "crashed",
@@ -657,12 +661,13 @@ def test_grades_csv_has_one_row_per_student_and_notebook(graded):
 def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
     out, rows, _, _ = graded
     for student, assignment, notebook in rows:
-        page = out / "out" / "feedback" / student / assignment / f"{notebook}.html"
+        page = out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html"
         assert page.is_file(), page
         assert page.stat().st_size < 1_000_000, page
-    page = (out / "out" / "feedback" / "perfect" / "ch04_rotation" / "rotation.html").read_text()
+    page = (out / "out" / HAND_BACK / "feedback" / "perfect" / "ch04_rotation" / "rotation.html").read_text()
     assert "Score" in page and "hidden tests: their code is not shown" in page and "default_rng(401)" not in page
-    autograded = (out / "out" / "autograded" / "perfect" / "ch04_rotation" / "rotation.ipynb").read_text()
+    autograded = (out / "out" / INSTRUCTOR_ONLY / "autograded" / "perfect" / "ch04_rotation"
+                  / "rotation.ipynb").read_text()
     assert "BEGIN HIDDEN TESTS" in autograded
 
 
@@ -677,7 +682,7 @@ def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(graded, t
             "    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])")
     write(tmp_path / "submissions" / "slow" / ROTATION[0] / "rotation.ipynb", solved({"ch04_rotation": slow}))
     write(tmp_path / "submissions" / "fine" / ROTATION[0] / "rotation.ipynb", solved())
-    shutil.copytree(out / "out" / ".grading" / "prepared", tmp_path / "out" / ".grading" / "prepared")
+    shutil.copytree(out / "out" / PREPARED, tmp_path / "out" / PREPARED)
     limits = Limits(cell_timeout=60, notebook_timeout=12, memory_mb=LIMITS.memory_mb)  # slow needs 18 s or more
     rows = {r["student"]: r for r in grade_class(tmp_path / "submissions", tmp_path / "out", limits=limits,
                                                  jobs=2, progress=lambda line: None)}
@@ -696,7 +701,7 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
                     "attack delete a classmate", "attack detached process", "correct-1"):
         # one notebook each (their rotation notebook): the rows graded again, and all the others, must not change
         shutil.copytree(out / "submissions" / student / ROTATION[0], again / student / ROTATION[0])
-    db = f"sqlite:///{out / 'out' / 'gradebook.db'}"
+    db = f"sqlite:///{out / 'out' / INSTRUCTOR_ONLY / 'gradebook.db'}"
     with Gradebook(db) as gb:
         counts = (len(gb.students), sum(len(a.submissions) for a in gb.assignments))
     result = subprocess.run(

@@ -24,8 +24,9 @@ from posenc_grader import Limits, grade_class, samples, sandbox
 from posenc_grader.__main__ import main
 from posenc_grader.course import Course
 from posenc_grader.platforms import NothingToPlace, detect, open_download
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 from posenc_grader.roster import read_roster
-from posenc_grader.staging import REPORT, STAGED, stage
+from posenc_grader.staging import IDENTITIES, REPORT, STAGED, stage
 from posenc_grader.submissions import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -384,7 +385,7 @@ def graded(tmp_path_factory, prepared_course):
     results = {}
     for layout, (source, roster) in downloads(root / "in").items():
         out = root / "out" / layout
-        shutil.copytree(prepared_course, out / ".grading" / "prepared")
+        shutil.copytree(prepared_course, out / PREPARED)
         grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
                     progress=lambda line: None, sandboxed=sandbox.problem() is None)
         with open(out / "grades.csv", encoding="utf-8") as f:
@@ -398,8 +399,8 @@ def test_a_platform_download_grades_to_the_same_scores_as_todays_layout(graded, 
     _, today = graded["folders"]
     _, theirs = graded[platform]
     assert theirs == today
-    assert {(row["student"], row["score"], row["status"]) for row in today} == {("perfect", "6", "ok"),
-                                                                              ("blank", "0", "ok")}
+    assert {(row["student"], row["score"], row["progress"], row["status"]) for row in today} == {
+        ("perfect", "", "6/6 autograded, 6 by hand pending", "ok"), ("blank", "0", "", "ok")}
 
 
 def canvas_import(path: Path) -> dict[str, dict[str, str]]:
@@ -415,7 +416,7 @@ def grade_written_answers_by_hand(out: Path, student: str, points: dict[str, flo
     """What the formgrader does: a manual score on each written answer."""
     from nbgrader.api import Gradebook
 
-    with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
         for cell, score in points.items():
             gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, student).manual_score = score
         gb.db.commit()
@@ -423,7 +424,7 @@ def grade_written_answers_by_hand(out: Path, student: str, points: dict[str, flo
 
 @pytest.mark.grader
 def test_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded):
-    from posenc_grader import gradebooks
+    from posenc_grader import refresh
 
     out, _ = graded["canvas"]
     # the blank notebook left its written answers untouched, which nbgrader scores 0 itself: its 0 is final
@@ -431,18 +432,19 @@ def test_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded)
     with open(out / "canvas" / "gradebook.csv", encoding="utf-8") as f:
         assert next(row for row in csv.reader(f) if row[0] == "Points Possible")[5] == "12"
     grade_written_answers_by_hand(out, "perfect", {"ch04_offset_proof": 3, "ch04_rotation_forced": 2})
-    assert gradebooks.main([str(out)]) == 0
+    assert refresh.main([str(out)]) == 0
     assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {ASSIGNMENT: "11"}, "102": {ASSIGNMENT: "0"}}
 
 
 @pytest.mark.grader
 def test_canvas_feedback_zip_reaches_each_students_graded_file(graded):
     out, _ = graded["canvas"]
-    with zipfile.ZipFile(out / "canvas" / f"feedback-{ASSIGNMENT}.zip") as bundle:
+    with zipfile.ZipFile(out / HAND_BACK / "canvas" / f"feedback-{ASSIGNMENT}.zip") as bundle:
         pages = {canvas_reupload_ids(name): bundle.read(name).decode() for name in bundle.namelist()}
     assert set(pages) == {("101", "1001"), ("102", "1002")}
     for student, (*_, uid, fid) in STUDENTS.items():
-        assert pages[(str(uid), str(fid))] == (out / "feedback" / student / ASSIGNMENT / "rotation.html").read_text()
+        assert pages[(str(uid), str(fid))] == (out / HAND_BACK / "feedback" / student / ASSIGNMENT
+                                               / "rotation.html").read_text()
     with open(out / REPORT, encoding="utf-8") as f:
         assert {row["platform_id"]: row["late"] for row in csv.DictReader(f)} == {"101": "", "102": "late"}
 
@@ -456,10 +458,11 @@ def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
     assert rows["ada@x.edu"][ASSIGNMENT] == ""  # written answers still to grade: no grade yet
     assert rows["ada@x.edu"][f"{ASSIGNMENT} feedback"] == "6/6 autograded, 6 by hand pending"
     assert (rows["ghopper@x.edu"][ASSIGNMENT], rows["ghopper@x.edu"][f"{ASSIGNMENT} feedback"]) == ("0", "0/12")
-    with zipfile.ZipFile(out / "moodle" / f"feedback-{ASSIGNMENT}.zip") as bundle:
+    with zipfile.ZipFile(out / HAND_BACK / "moodle" / f"feedback-{ASSIGNMENT}.zip") as bundle:
         by_participant = {moodle_import_participant(name)[0]: bundle.read(name).decode() for name in bundle.namelist()}
     for student, (*_, uid, _) in STUDENTS.items():
-        assert by_participant[str(uid)] == (out / "feedback" / student / ASSIGNMENT / "rotation.html").read_text()
+        assert by_participant[str(uid)] == (out / HAND_BACK / "feedback" / student / ASSIGNMENT
+                                            / "rotation.html").read_text()
 
 
 @pytest.mark.grader
@@ -468,7 +471,7 @@ def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
     text = (out / "blackboard" / "gradebook.csv").read_text(encoding="utf-8")
     assert text.splitlines()[0] == f'"Username","{ASSIGNMENT}"'
     assert {row["Username"] for row in csv.DictReader(io.StringIO(text))} == {"ada", "ghopper"}
-    kept = json.loads((out / "placements.json").read_text(encoding="utf-8"))
+    kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
     assert {who["platform_id"] for who in kept["students"].values()} == {"ada", "ghopper"}
 
 

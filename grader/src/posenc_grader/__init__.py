@@ -9,12 +9,14 @@ The pipeline, one module per step:
    download (Canvas, Moodle, Blackboard, Gradescope; a zip or its folder) is first read by
    :mod:`~posenc_grader.platforms` and laid out that way by :mod:`~posenc_grader.staging`;
 3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` for each notebook in a process
-   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`, then
-   ``nbgrader generate_feedback``), as many at a time as there are cores; the student's code runs only
+   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`), as many at a
+   time as there are cores; the student's code runs only
    in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`, and the hidden tests only outside
    it (:mod:`~posenc_grader.hidden`), on plain data (:mod:`~posenc_grader.plain`);
-4. :mod:`~posenc_grader.records` merges the scores into the class gradebook in ``OUT_DIR`` and writes
-   ``grades.csv``; :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
+4. :mod:`~posenc_grader.records` merges the scores into the class gradebook (in ``OUT_DIR/instructor_only``),
+   renders each feedback page from it (:mod:`~posenc_grader.feedback`, into ``OUT_DIR/hand_back``) and writes
+   ``grades.csv``; :mod:`~posenc_grader.refresh` does the last two again after grading by hand;
+   :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
    ``tampered`` and ``flagged`` statuses; after a platform's download, :mod:`~posenc_grader.gradebooks`
    writes that platform's gradebook CSV and feedback zips.
 
@@ -36,7 +38,7 @@ from . import gradebooks, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
 from .platforms import PLATFORMS, open_download
-from .records import ClassRecord, summarize
+from .records import PREPARED, WORK, ClassRecord, summarize
 from .roster import read_roster
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, run_task
@@ -60,8 +62,9 @@ def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str 
     Every kernel runs in the sandbox of :mod:`posenc_grader.sandbox`; where none can be made, this raises
     ``RuntimeError`` saying why, unless ``sandboxed`` is False.
 
-    Returns one dict per row of ``out/grades.csv`` graded in this run (the keys of
-    :data:`posenc_grader.records.COLUMNS` plus ``seconds``, the time its grading took).
+    Returns one dict per row of ``out/grades.csv`` graded in this run: ``student``, ``assignment``,
+    ``notebook``, ``score`` (the points given so far), ``max_score``, ``status``, ``message``, and
+    ``seconds``, the time its grading took.
     """
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy and nbformat warnings say nothing to act on
         warnings.simplefilter("ignore")
@@ -74,7 +77,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     max_bytes = limits.max_file_mb * 2**20
-    download = open_download(submissions, out / ".grading" / "download", platform, max_bytes)
+    download = open_download(submissions, out / WORK / "download", platform, max_bytes)
     people = read_roster(roster) if roster else {}
     if download is None and not find_files(submissions):
         raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
@@ -89,7 +92,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"sandbox: {sandbox.describe()}" if sandboxed else "no sandbox (--no-sandbox): student code runs as you")
     the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
-    prepared = prepare(the_course, out / ".grading" / "prepared")
+    prepared = prepare(the_course, out / PREPARED)
     record = ClassRecord(out, prepared)
     catalog = Catalog(prepared / "release")
     if download is not None:
@@ -102,12 +105,12 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
 
     def finish(row: Row, result: dict | None, seconds: float) -> None:
         status, message = summarize(row, result, limits)
-        score, max_score = record.record(row, result, status, message)
+        mark = record.record(row, result, status, message)
         done.append({"student": row.student, "assignment": row.assignment, "notebook": row.notebook,
-                     "score": score, "max_score": max_score, "status": status, "message": message,
+                     "score": mark.score, "max_score": mark.max_score, "status": status, "message": message,
                      "seconds": seconds})
         say(f"[{len(done):>{len(str(len(rows)))}}/{len(rows)}] {row.student} · {row.assignment}/{row.notebook}: "
-            f"{score:g}/{max_score:g} {status} ({seconds:.1f} s)")
+            f"{mark.summary} {status} ({seconds:.1f} s)")
 
     for row in rows:
         if row.content is None:
@@ -117,7 +120,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
     from . import parallel
 
-    scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / ".grading"))
+    scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / WORK))
     try:
         parallel.run([{"row": row, "prepared": str(prepared), "limits": limits, "sandboxed": sandboxed}
                       for row in to_grade], run_task,

@@ -1,19 +1,20 @@
 """Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
 
-After a platform's download is graded into ``OUT``, ``OUT/<platform>/`` receives, one row per student and one
-column per assignment (the scores of the class gradebook, manual ones included):
+After a platform's download is graded into ``OUT``, ``OUT/<platform>/`` receives its gradebook, one row per
+student and one column per assignment (the scores of the class gradebook, manual ones included), and
+``OUT/hand_back/<platform>/`` the feedback pages as that platform takes them back:
 
 - ``canvas/gradebook.csv``, for Canvas's gradebook import (canvas-lms ``GradebookImporter``): the columns
   ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignments; a ``Points
   Possible`` row; each student found by ``ID``, Canvas's user id, which the download gave;
-- ``canvas/feedback-<assignment>.zip``, for "Re-upload submissions": each student's feedback page named
+- ``hand_back/canvas/feedback-<assignment>.zip``, for "Re-upload submissions": each student's feedback page named
   with the prefix of the file that was graded (name, user id, attachment id), which Canvas attaches to that
   student's submission as a comment;
 - ``moodle/gradebook.csv``, for Moodle's CSV grade import (``gradeimport_csv``): ``Full name``, ``ID
   number``, ``Email address`` (from the roster: the download has neither), then per assignment a grade
   column and a feedback column; the import form maps "ID number" or "Email address" to the user and each
   column to a grade item or its feedback;
-- ``moodle/feedback-<assignment>.zip``, for "Upload multiple feedback files in a zip": the pages in folders
+- ``hand_back/moodle/feedback-<assignment>.zip``, for "Upload multiple feedback files in a zip": the pages in folders
   named as the download's were;
 - ``blackboard/gradebook.csv``, for the Grade Center's upload: every field quoted, students found by
   ``Username``; a column without a Column ID becomes a new column, to be given its points in Blackboard.
@@ -21,90 +22,31 @@ column per assignment (the scores of the class gradebook, manual ones included):
 A cell holds a score only when it is final. It is empty, which each of these imports reads as "no grade"
 and leaves alone, while written answers await grading by hand or the row needs a person (``grader_error``,
 ``tampered``); Moodle's feedback column then says so ("13/13 autograded, 2 by hand pending"). After grading
-by hand (nbgrader's formgrader in ``OUT``), ``python -m posenc_grader.gradebooks OUT`` writes them again.
+by hand (nbgrader's formgrader in ``OUT/instructor_only``), ``python -m posenc_grader.refresh OUT`` (``make
+feedback``) writes them again.
 Gradescope takes no gradebook file: its scores come from its own autograder.
 """
 
 from __future__ import annotations
 
-import argparse
 import collections
 import csv
 import json
-import sys
 import zipfile
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from .escapes import disarm
-from .records import ClassRecord
+from .marks import Mark
+from .records import HAND_BACK, ClassRecord
 from .staging import IDENTITIES
 
-REVIEW = {"grader_error", "tampered"}  # statuses whose score waits for a person
 
-
-@dataclass
-class Mark:
-    """One student's points on one assignment, summed over its notebooks, split by how they were given."""
-
-    auto: float = 0.0          # points autograded, and their maximum
-    auto_max: float = 0.0
-    hand: float = 0.0          # points graded by hand so far, and their maximum
-    hand_max: float = 0.0
-    pending: float = 0.0       # points of written answers not graded yet
-    statuses: list[str] = field(default_factory=list)
-
-    def add(self, grade) -> None:
-        """Count one of nbgrader's ``Grade`` rows."""
-        if grade.auto_score is None and grade.manual_score is None:
-            self.pending += grade.max_score
-        elif grade.manual_score is None:
-            self.auto, self.auto_max = self.auto + grade.score, self.auto_max + grade.max_score
-        else:
-            self.hand, self.hand_max = self.hand + grade.score, self.hand_max + grade.max_score
-
-    @property
-    def max_score(self) -> float:
-        return self.auto_max + self.hand_max + self.pending
-
-    @property
-    def final(self) -> bool:
-        return not self.pending and not REVIEW & set(self.statuses)
-
-    @property
-    def cell(self) -> str:
-        """The score, once final; else empty (no grade)."""
-        return f"{self.auto + self.hand:g}" if self.final else ""
-
-    @property
-    def summary(self) -> str:
-        """``15/15``, or what is still open: ``13/13 autograded, 2 by hand pending``."""
-        if REVIEW & set(self.statuses):
-            return f"waits for a review by the instructor ({', '.join(sorted(REVIEW & set(self.statuses)))})"
-        if self.final:
-            return f"{self.auto + self.hand:g}/{self.max_score:g}"
-        return ", ".join([f"{self.auto:g}/{self.auto_max:g} autograded"]
-                         + ([f"{self.hand:g}/{self.hand_max:g} by hand"] if self.hand_max else [])
-                         + [f"{self.pending:g} by hand pending"])
-
-
-def marks(out: Path) -> dict[tuple[str, str], Mark]:
-    """``{(student, assignment): Mark}`` for every row graded into ``out``, from its nbgrader gradebook."""
-    from nbgrader.api import Gradebook, MissingEntry
-
-    record = ClassRecord(out, out / ".grading" / "prepared")
+def marks(record: ClassRecord) -> dict[tuple[str, str], Mark]:
+    """``{(student, assignment): Mark}``, the notebooks of each summed, for every row graded into ``record``."""
     result: dict[tuple[str, str], Mark] = collections.defaultdict(Mark)
-    with Gradebook(record.db_url) as gb:
-        for key, entry in sorted(record.statuses.items()):
-            student, assignment, notebook = key.split("\t")
-            mark = result[(student, assignment)]
-            mark.statuses.append(entry["status"])
-            try:
-                grades = gb.find_submission_notebook(notebook, assignment, student).grades
-            except MissingEntry:  # a notebook of no exercise: nothing to count
-                continue
-            for grade in grades:
-                mark.add(grade)
+    for key in sorted(record.statuses):
+        student, assignment, notebook = key.split("\t")
+        result[(student, assignment)] += record.mark((student, assignment, notebook))
     return dict(result)
 
 
@@ -113,7 +55,8 @@ def write(out: Path) -> list[str]:
     if not (out / IDENTITIES).is_file():
         return []
     kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
-    points = marks(out)
+    record = ClassRecord(out)
+    points = marks(record)
     lines = []
     for platform in sorted({who["platform"] for who in kept["students"].values()}):
         if platform not in WRITERS:
@@ -124,7 +67,8 @@ def write(out: Path) -> list[str]:
         folder = out / platform
         folder.mkdir(exist_ok=True)
         lines += WRITERS[platform](folder, students, assignments, points)
-        lines += [f"wrote {path}" for path in _feedback_zips(out, folder, students, kept["notebooks"])]
+        lines += [f"wrote {path}" for path in _feedback_zips(record, out / HAND_BACK / platform, students,
+                                                              kept["notebooks"])]
     return lines
 
 
@@ -170,15 +114,16 @@ def _write(path: Path, rows: list[list[str]], quoting: int = csv.QUOTE_MINIMAL) 
     return path
 
 
-def _feedback_zips(out: Path, folder: Path, students: dict, notebooks: dict) -> list[Path]:
+def _feedback_zips(record: ClassRecord, folder: Path, students: dict, notebooks: dict) -> list[Path]:
     """One zip per assignment of every placed student's feedback pages, named as the platform takes them."""
     entries: dict[str, list[tuple[Path, str]]] = collections.defaultdict(list)
     for key, where in sorted(notebooks.items()):
         student, assignment, notebook = key.split("\t")
-        page = out / "feedback" / student / assignment / f"{notebook}.html"
+        page = record.page((student, assignment, notebook))
         if student in students and where.get("feedback") and page.is_file():
             entries[assignment].append((page, where["feedback"]))
     written = []
+    folder.mkdir(parents=True, exist_ok=True)
     for assignment, pages in sorted(entries.items()):
         path = folder / f"feedback-{assignment}.zip"
         with zipfile.ZipFile(path, "w", zipfile.ZIP_DEFLATED) as bundle:
@@ -190,20 +135,3 @@ def _feedback_zips(out: Path, folder: Path, students: dict, notebooks: dict) -> 
 
 WRITERS = {"canvas": _canvas, "moodle": _moodle, "blackboard": _blackboard}
 
-
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc_grader.gradebooks",
-                                     description="Write the platforms' gradebooks and feedback zips of a graded "
-                                                 "OUT_DIR again (after grading written answers by hand).")
-    parser.add_argument("out", type=Path, metavar="OUT_DIR")
-    args = parser.parse_args(argv)
-    if not (args.out / IDENTITIES).is_file():
-        print(f"posenc_grader.gradebooks: no {IDENTITIES} in {args.out}: it was not graded from a platform's "
-              "download", file=sys.stderr)
-        return 2
-    print("\n".join(write(args.out)))
-    return 0
-
-
-if __name__ == "__main__":
-    sys.exit(main())

@@ -76,7 +76,7 @@ import nbformat
 from . import grade_class, sandbox
 from .course import Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
-from .records import STATUSES
+from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES
 
 #: setup.sh and run_autograder, as they go into every zip.
 SCRIPTS = Path(__file__).with_name("autograder")
@@ -214,7 +214,7 @@ def scores(out: Path, row: dict) -> dict[str, tuple[float, float]]:
 
     with warnings.catch_warnings():
         warnings.simplefilter("ignore")
-        with Gradebook(f"sqlite:///{out / 'gradebook.db'}") as gb:
+        with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
             try:
                 submission = gb.find_submission_notebook(row["notebook"], row["assignment"], row["student"])
             except MissingEntry:
@@ -246,10 +246,11 @@ def _shown(text: str) -> str:
 def results(rows: list[dict], out: Path, visibility: str = "visible", notes: list[str] | None = None) -> dict:
     """Gradescope's ``results.json`` for the rows that :func:`posenc_grader.grade_class` graded into ``out``."""
     tests, auto, most_auto, by_hand, lines = [], 0.0, 0.0, 0.0, []
-    release = out / ".grading" / "prepared" / "course" / "release"
+    release = out / PREPARED / "course" / "release"
     for row in rows:
         graded = scores(out, row)
-        raised = errors(out / "autograded" / row["student"] / row["assignment"] / f"{row['notebook']}.ipynb")
+        autograded = out / INSTRUCTOR_ONLY / "autograded" / row["student"] / row["assignment"]
+        raised = errors(autograded / f"{row['notebook']}.ipynb")
         for cell, question, written in questions(release / row["assignment"] / f"{row['notebook']}.ipynb"):
             score, most = graded.get(cell, (0.0, 0.0))
             if written:
@@ -280,8 +281,8 @@ def _grade(root: Path, work: Path) -> dict:
     submissions, out = work / "submissions", work / "out"
     shutil.rmtree(submissions, ignore_errors=True)
     skipped = _collect(root / "submission", submissions / STUDENT / assignment)
-    if (source / "prepared").is_dir() and not (out / ".grading" / "prepared").exists():
-        shutil.copytree(source / "prepared", out / ".grading" / "prepared")
+    if (source / "prepared").is_dir() and not (out / PREPARED).exists():
+        shutil.copytree(source / "prepared", out / PREPARED)
     rows = grade_class(submissions, out, course=source / "course", jobs=1,
                        progress=lambda line: print(line, flush=True))
     return results(rows, out, config.get("visibility", "visible"), skipped)

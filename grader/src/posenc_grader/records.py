@@ -1,17 +1,25 @@
-"""What grading leaves behind in ``OUT_DIR``: an nbgrader course with the class gradebook, and ``grades.csv``.
+"""What grading leaves behind in ``OUT_DIR``: what may go back to students, apart from what never leaves.
 
-``OUT_DIR`` is itself an nbgrader course directory (``nbgrader_config.py``, ``source/``, ``gradebook.db``,
-``submitted/``, ``autograded/``, ``feedback/``), so ``nbgrader formgrade``, ``generate_feedback`` and
-``export`` work there afterwards. Each graded notebook is written into the gradebook with nbgrader's
-own API, overwriting the automatic scores of an earlier run and keeping any manual ones; the status and
-message of every row live in ``grading_status.json``. ``grades.csv`` is rewritten from those two after
-every run, one row per student, assignment and notebook, so grading again loses and duplicates nothing.
+``OUT_DIR`` holds two folders and the grade sheets:
+
+- ``hand_back/`` (:data:`HAND_BACK`), what students may receive: ``feedback/<student>/<assignment>/<notebook>.html``,
+  one page per row (:mod:`~posenc_grader.feedback`: no hidden test in it), and after a platform's download
+  the feedback zips that platform takes back (:mod:`~posenc_grader.gradebooks`);
+- ``instructor_only/`` (:data:`INSTRUCTOR_ONLY`), what never leaves: an nbgrader course directory
+  (``nbgrader_config.py``, ``source/`` with the solutions and the hidden tests, ``gradebook.db``, every
+  student's ``submitted/`` and ``autograded/`` notebook), ``grading_status.json``, and the grader's cache;
+- ``grades.csv`` (:data:`COLUMNS`), one row per student, assignment and notebook, for the instructor.
+
+Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic
+scores of an earlier run and keeping any manual ones; the status and message of every row live in
+``grading_status.json``. ``grades.csv`` and the feedback pages are written from those two, after every run
+and again by :meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates
+nothing, and a page always shows the scores the gradebook holds.
 """
 
 from __future__ import annotations
 
 import csv
-import html
 import json
 import os
 import shutil
@@ -20,8 +28,22 @@ from pathlib import Path
 import nbformat
 
 from .escapes import disarm
+from .marks import Mark
 from .submissions import Row
 
+HAND_BACK = "hand_back"              # what students may receive
+INSTRUCTOR_ONLY = "instructor_only"  # what never leaves: solutions, hidden tests, the gradebook, all submissions
+WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepared course, a download, scratch
+PREPARED = WORK / "prepared"
+
+#: Appended to the class course's ``nbgrader_config.py``: nbgrader's own feedback (``nbgrader generate_feedback``
+#: or the formgrader's button, run in ``instructor_only``) then cuts the hidden tests too.
+SAFE_FEEDBACK = """
+# Added by posenc_grader: nbgrader's own feedback pages cut the hidden tests too. Refresh the pages students
+# receive (OUT/hand_back) with `make feedback` or `python -m posenc_grader.refresh OUT`.
+c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "nbgrader.preprocessors.GetGrades",
+                                    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
+"""
 #: Every status, the most serious first; a row takes the most serious that applies.
 STATUSES = {
     "grader_error": "the grader itself failed on this file; grade it by hand and report the message",
@@ -37,7 +59,8 @@ STATUSES = {
     "repaired": "the notebook's cells were changed; graded after restoring the handed-out structure",
     "ok": "graded",
 }
-COLUMNS = ["student", "assignment", "notebook", "score", "max_score", "status", "message"]
+#: ``score`` is empty until it is final (``progress`` then says what is open: "13/13 autograded, 2 by hand pending").
+COLUMNS = ["student", "assignment", "notebook", "score", "max_score", "progress", "status", "message"]
 EVENT_STATUS = {"crashed": "crashed", "gave_up": "crashed", "timeout": "timeout", "memory": "memory"}
 
 
@@ -66,9 +89,6 @@ def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
         statuses.append("tampered")
         notes.append("a cell that must fail did not: the kernel's error reporting was altered, so no test "
                      "result can be trusted")
-    pending = sum(m for auto, m, _ in (result or {}).get("grades", {}).values() if auto is None)
-    if pending:
-        notes.append(f"{pending:g} points of written answers await grading by hand")
     if row.flags:
         statuses.append("flagged")
         notes.append("for review: " + "; ".join(row.flags))
@@ -77,54 +97,64 @@ def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
 
 
 class ClassRecord:
-    """The class gradebook and grade sheet in ``out``, created from the prepared course on first use."""
+    """The class gradebook, grade sheet and feedback pages in ``out``.
 
-    def __init__(self, out: Path, prepared: Path):
-        self.out = out
-        out.mkdir(parents=True, exist_ok=True)
-        for name in ("nbgrader_config.py", "gradebook.db"):
-            if not (out / name).exists():
-                shutil.copy(prepared / name, out / name)
-        if not (out / "source").exists():
-            shutil.copytree(prepared / "source", out / "source")
-        self.db_url = f"sqlite:///{out / 'gradebook.db'}"
-        self.status_file = out / "grading_status.json"
+    ``prepared`` is the prepared course (:func:`posenc_grader.course.prepare`) from which the gradebook is
+    created on first use; without it, ``out`` must have been graded before (``FileNotFoundError`` if not).
+    """
+
+    def __init__(self, out: Path, prepared: Path | None = None):
+        self.out, self.course = out, out / INSTRUCTOR_ONLY
+        if prepared is None and not (self.course / "gradebook.db").is_file():
+            raise FileNotFoundError(f"nothing was graded into {out}: no {self.course / 'gradebook.db'}")
+        self.course.mkdir(parents=True, exist_ok=True)
+        if not (self.course / "gradebook.db").exists():
+            shutil.copy(prepared / "gradebook.db", self.course / "gradebook.db")
+        if not (self.course / "nbgrader_config.py").exists():
+            config = (prepared / "nbgrader_config.py").read_text(encoding="utf-8")
+            (self.course / "nbgrader_config.py").write_text(config + SAFE_FEEDBACK, encoding="utf-8")
+        if not (self.course / "source").exists():
+            shutil.copytree(prepared / "source", self.course / "source")
+        self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
+        self.status_file = self.course / "grading_status.json"
         self.statuses = json.loads(self.status_file.read_text(encoding="utf-8")) if self.status_file.is_file() else {}
         with self._gradebook() as gb:
             self.known = {(a.name, n.name) for a in gb.assignments for n in a.notebooks}
+        self._pages = None
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
 
         return Gradebook(self.db_url)
 
-    def _path(self, kind: str, row: Row, suffix: str) -> Path:
-        return self.out / kind / row.student / row.assignment / f"{row.notebook}{suffix}"
+    def _path(self, kind: str, key: tuple[str, str, str], suffix: str) -> Path:
+        student, assignment, notebook = key
+        return self.course / kind / student / assignment / f"{notebook}{suffix}"
 
-    def record(self, row: Row, result: dict | None, status: str, message: str) -> tuple[float, float]:
-        """Store one row: scores in the gradebook, files in place, status and message; return the score."""
+    def page(self, key: tuple[str, str, str]) -> Path:
+        """Where the feedback page of a row goes: ``hand_back/feedback/<student>/<assignment>/<notebook>.html``."""
+        student, assignment, notebook = key
+        return self.out / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html"
+
+    def record(self, row: Row, result: dict | None, status: str, message: str) -> Mark:
+        """Store one row: scores in the gradebook, files in place, status and message, its feedback page."""
         graded = result is not None and "grades" in result
         if (row.assignment, row.notebook) in self.known:
             self._store_scores(row, result["grades"] if graded else None, result.get("comments", {}) if graded else {})
-        for kind, suffix in (("submitted", ".ipynb"), ("autograded", ".ipynb"), ("feedback", ".html")):
-            self._path(kind, row, suffix).unlink(missing_ok=True)
+        for kind in ("submitted", "autograded"):
+            self._path(kind, row.key, ".ipynb").unlink(missing_ok=True)
         if row.content is not None:
-            target = self._path("submitted", row, ".ipynb")
+            target = self._path("submitted", row.key, ".ipynb")
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(row.content, str(target))
         if graded:
-            self._copy(result["autograded"], self._path("autograded", row, ".ipynb"))
-        if graded and result.get("feedback"):
-            self._copy(result["feedback"], self._path("feedback", row, ".html"))
-        else:
-            self._write_plain_feedback(row, status, message)
+            target = self._path("autograded", row.key, ".ipynb")
+            target.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(result["autograded"], target)
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
         self._save_statuses()
-        return self.score(row.key)
-
-    def _copy(self, source: str, target: Path) -> None:
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        self.write_page(row.key)
+        return self.mark(row.key)
 
     def _store_scores(self, row: Row, grades: dict | None, comments: dict) -> None:
         """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere."""
@@ -140,32 +170,47 @@ class ClassRecord:
                 comment.auto_comment = comments.get(comment.name)
             gb.db.commit()
 
-    def _write_plain_feedback(self, row: Row, status: str, message: str) -> None:
-        page = self._path("feedback", row, ".html")
+    def write_page(self, key: tuple[str, str, str]) -> Path:
+        """Write the feedback page of a row from its autograded notebook and the gradebook as they are now."""
+        from . import feedback
+
+        page, autograded, entry = self.page(key), self._path("autograded", key, ".ipynb"), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
-        page.write_text(
-            f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(row.notebook)}</title></head>"
-            f"<body><h1>{html.escape(row.assignment)} / {html.escape(row.notebook)}.ipynb: not graded</h1>"
-            f"<p><b>{html.escape(status)}</b>: {html.escape(message)}</p></body></html>\n", encoding="utf-8")
+        if autograded.is_file() and key[1:] in self.known:
+            self._pages = self._pages or feedback.Pages(self.db_url)
+            text = self._pages.render(autograded, key, self.mark(key).summary)
+        else:
+            text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
+        page.write_text(text, encoding="utf-8")
+        return page
+
+    def refresh(self) -> list[Path]:
+        """Write every row's feedback page again, and ``grades.csv``: after grading by hand, say."""
+        pages = [self.write_page(tuple(key.split("\t"))) for key in sorted(self.statuses)]
+        return [*pages, self.write_csv()]
 
     def _save_statuses(self) -> None:
         partial = self.status_file.with_suffix(".tmp")
         partial.write_text(json.dumps(self.statuses, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
         os.replace(partial, self.status_file)
 
-    def score(self, key: tuple[str, str, str]) -> tuple[float, float]:
-        """Score and maximum of one notebook in the gradebook (manual scores included); 0, 0 if unknown."""
+    def mark(self, key: tuple[str, str, str]) -> Mark:
+        """The points of one row in the gradebook, manual scores included, with its status; empty if unknown."""
         from nbgrader.api import MissingEntry
 
         student, assignment, notebook = key
+        entry = self.statuses.get("\t".join(key))
+        mark = Mark(statuses=[entry["status"]] if entry else [])
         if (assignment, notebook) not in self.known:
-            return 0.0, 0.0
+            return mark
         with self._gradebook() as gb:
             try:
-                submission = gb.find_submission_notebook(notebook, assignment, student)
+                grades = gb.find_submission_notebook(notebook, assignment, student).grades
             except MissingEntry:
-                return 0.0, 0.0
-            return float(submission.score), float(submission.max_score)
+                return mark
+            for grade in grades:
+                mark.add(grade)
+        return mark
 
     def write_csv(self) -> Path:
         """``grades.csv``: one row per (student, assignment, notebook) ever graded into this directory."""
@@ -175,8 +220,8 @@ class ClassRecord:
             writer.writerow(COLUMNS)
             for key in sorted(self.statuses):
                 parts = tuple(key.split("\t"))
-                score, max_score = self.score(parts)
-                entry = self.statuses[key]
-                cells = [*parts, f"{score:g}", f"{max_score:g}", entry["status"], entry["message"]]
+                mark, entry = self.mark(parts), self.statuses[key]
+                cells = [*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
+                         entry["status"], entry["message"]]
                 writer.writerow([disarm(cell) for cell in cells])  # names and messages come from submissions
         return path

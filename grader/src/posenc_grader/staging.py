@@ -10,11 +10,11 @@
 - which attempt counts: the latest, by the platform's attempt (Canvas's file id, Blackboard's attempt date,
   Gradescope's submission time); the others are listed as earlier attempts, not graded.
 
-The placed files are copied into ``OUT/.grading/staged`` under their exercise's name, which the grading
-core then grades as it grades today's layout. Every file of the download gets a row in ``OUT/placements.csv``
-(this run's report: placed, earlier attempt or rejected, and why), and ``OUT/placements.json`` keeps, across
-runs, who each graded student is on the platform and where their feedback goes back, for
-:mod:`~posenc_grader.gradebooks`.
+The placed files are copied into ``OUT/instructor_only/.grading/staged`` under their exercise's name, which
+the grading core then grades as it grades today's layout. Every file of the download gets a row in
+``OUT/placements.csv`` (this run's report: placed, earlier attempt or rejected, and why), and
+``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the platform and
+where their feedback goes back, for :mod:`~posenc_grader.gradebooks`.
 """
 
 from __future__ import annotations
@@ -28,12 +28,13 @@ from pathlib import Path
 
 from .escapes import disarm
 from .platforms import Download, Found, NothingToPlace, is_notebook
+from .records import INSTRUCTOR_ONLY, WORK
 from .roster import Person
 from .submissions import NOTEBOOK_SUFFIX, Catalog, read
 
-STAGED = Path(".grading") / "staged"
+STAGED = WORK / "staged"
 REPORT = "placements.csv"
-IDENTITIES = "placements.json"
+IDENTITIES = Path(INSTRUCTOR_ONLY) / "placements.json"
 UNRECOGNISED = "unrecognised"  # a known student's notebook of no exercise, until _assign_the_unrecognised decides
 REPORT_COLUMNS = ["file", "platform", "platform_id", "name", "student", "assignment", "notebook", "attempt", "late",
                   "outcome", "reason"]
@@ -58,7 +59,8 @@ class Placement:
 
 def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int
           ) -> list[Placement]:
-    """Place every file of ``download`` into ``out/.grading/staged``; write the report; return the placements.
+    """Place every file of ``download`` into ``out/instructor_only/.grading/staged``; write the report; return
+    the placements.
 
     Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
     """
@@ -188,6 +190,7 @@ def write_report(path: Path, platform: str, placements: list[Placement]) -> None
 def _keep_identities(path: Path, platform: str, placed: list[Placement]) -> None:
     """Merge who each placed student is, and where each graded notebook's feedback goes, into ``path``."""
     kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+    path.parent.mkdir(parents=True, exist_ok=True)
     for p in placed:
         person = asdict(p.person) if p.person else {}
         kept["students"][p.student] = {**person, "platform": platform, "platform_id": p.found.platform_id,

@@ -2,9 +2,9 @@
 
 Each submission is graded in a course directory of its own, holding a copy of the prepared gradebook,
 so that parallel workers never share a SQLite file; the parent process merges the scores into the
-class gradebook afterwards (:mod:`posenc_grader.records`). Inside, it is plain nbgrader:
-``autograde`` (with :class:`~posenc_grader.execute.GradingExecute` as its executor) and
-``generate_feedback``.
+class gradebook afterwards and renders the feedback page from it (:mod:`posenc_grader.records`,
+:mod:`posenc_grader.feedback`). Inside, it is plain nbgrader ``autograde``, with
+:class:`~posenc_grader.execute.GradingExecute` as its executor.
 """
 
 from __future__ import annotations
@@ -20,8 +20,7 @@ from pathlib import Path
 import nbformat
 
 from . import hidden, integrity, records
-from .course import HIDDEN_TESTS, ensure_tools_on_path
-from .escapes import disarm
+from .course import ensure_tools_on_path
 from .submissions import Row
 
 STUDENT = "student"   # the id inside the scratch course: real names may hold characters nbgrader globs on
@@ -79,11 +78,11 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
 
 
 def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bool = True) -> dict:
-    """Autograde the restored notebook of ``row`` in a scratch copy of the prepared course; write feedback.
+    """Autograde the restored notebook of ``row`` in a scratch copy of the prepared course.
 
     Returns the scores of every graded cell (``{grade_id: [auto_score, max_score, needs_manual_grade]}``),
-    the events of :class:`~posenc_grader.execute.GradingExecute`, and the paths of the autograded
-    notebook and the feedback page under ``workdir``.
+    the events of :class:`~posenc_grader.execute.GradingExecute`, and the path of the autograded notebook
+    under ``workdir``, which holds the hidden tests and, at its top, the grader's notes.
     """
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
@@ -131,20 +130,13 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
         grades = {g.name: [g.auto_score, g.max_score, bool(g.needs_manual_grade)] for g in submission.grades}
         comments = {c.name: c.auto_comment for c in submission.comments}
     autograded = course / "autograded" / STUDENT / assignment / f"{notebook}.ipynb"
-    autograded.chmod(0o644)  # nbgrader leaves it read-only; the notes and the feedback copy change it
+    autograded.chmod(0o644)  # nbgrader leaves it read-only; the notes change it
     result = {"grades": grades, "comments": comments, "events": events, "tampered": tampered,
               "autograded": str(autograded)}
     status, message = records.summarize(row, result, limits)
     if message != records.STATUSES["ok"]:
         _add_note(autograded, f"{status}: {message}")
-    full = autograded.read_text(encoding="utf-8")
-    _hide_hidden_tests(autograded)
-    feedback = api.generate_feedback(assignment, STUDENT)
-    autograded.write_text(full, encoding="utf-8")  # the gradebook's copy keeps them, for the formgrader
-    page = course / "feedback" / STUDENT / assignment / f"{notebook}.html"
-    if feedback["success"]:  # nbconvert renders colour codes, and passes every other escape sequence through
-        page.write_text(disarm(page.read_text(encoding="utf-8"), keep="\n\r\t"), encoding="utf-8")
-    return {**result, "feedback": str(page) if feedback["success"] else None}
+    return result
 
 
 def run_task(task: dict) -> dict:
@@ -156,16 +148,6 @@ def _add_note(path: Path, notes: str) -> None:
     """Put the grader's notes on this submission at the top of its autograded notebook (and feedback)."""
     nb = nbformat.read(str(path), as_version=4)
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {notes}"))
-    nbformat.write(nb, str(path))
-
-
-def _hide_hidden_tests(path: Path) -> None:
-    """Replace the code of every hidden-tests region by one comment: feedback shows results, not tests."""
-    nb = nbformat.read(str(path), as_version=4)
-    for cell in nb.cells:
-        if cell.cell_type == "code" and HIDDEN_TESTS[0] in cell.source:
-            before, _, rest = cell.source.partition(HIDDEN_TESTS[0])
-            cell.source = before + "# (hidden tests: their code is not shown)" + rest.partition(HIDDEN_TESTS[1])[2]
     nbformat.write(nb, str(path))
 
 

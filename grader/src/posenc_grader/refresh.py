@@ -1,0 +1,54 @@
+"""After grading by hand: ``python -m posenc_grader.refresh OUT_DIR`` (also ``make feedback OUT=OUT_DIR``).
+
+nbgrader's formgrader, started in ``OUT_DIR/instructor_only``, writes manual scores and comments into the
+class gradebook there. This command reads them and writes, without running any student code again:
+
+- every feedback page of ``OUT_DIR/hand_back/feedback/`` (:mod:`~posenc_grader.feedback`: hidden tests
+  removed, the grader's notes kept, the manual scores and comments in, what is still pending said so);
+- ``OUT_DIR/grades.csv``, whose ``score`` is filled in for every row now final;
+- after a platform's download, that platform's gradebook and feedback zips (:mod:`~posenc_grader.gradebooks`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import warnings
+from pathlib import Path
+
+from . import gradebooks
+from .records import ClassRecord
+
+
+def refresh(out: Path | str) -> list[str]:
+    """Write the feedback pages, ``grades.csv`` and the platforms' files of ``out`` again; say what was written.
+
+    Raises ``FileNotFoundError`` when nothing was graded into ``out``.
+    """
+    out = Path(out)
+    with warnings.catch_warnings():  # nbgrader's own SQLAlchemy warnings say nothing to act on
+        warnings.simplefilter("ignore")
+        *pages, sheet = ClassRecord(out).refresh()
+        folders = sorted({str(page.parent.parent.parent) for page in pages})
+        return [f"wrote {len(pages)} feedback pages in {', '.join(folders)}", f"wrote {sheet}",
+                *gradebooks.write(out)]
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh",
+                                     description="After grading written answers by hand (nbgrader's formgrader "
+                                                 "in OUT_DIR/instructor_only): write the feedback pages, grades.csv "
+                                                 "and the platforms' gradebooks and feedback zips again from the "
+                                                 "gradebook, without running any student code.")
+    parser.add_argument("out", type=Path, metavar="OUT_DIR")
+    args = parser.parse_args(argv)
+    try:
+        print("\n".join(refresh(args.out)))
+    except FileNotFoundError as error:
+        print(f"posenc_grader.refresh: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

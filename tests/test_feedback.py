@@ -1,0 +1,234 @@
+"""What goes back to students: feedback pages with no hidden test, points pending apart, refreshed after hand grading.
+
+The fast tests check the two rules a page is made by: hidden-tests regions are cut (posenc_grader.feedback.hide),
+and points are counted apart by how they are given (posenc_grader.marks.Mark). The graded tests follow one
+rotation notebook through an instructor's loop, graded once per step: ``make grade`` (the notebook has a wrong
+answer, whose hidden tests fail, and reordered cells, which leave a note of the grader's); then written answers
+graded by hand, with a comment, in the gradebook as the formgrader writes them, and ``python -m
+posenc_grader.refresh``; then ``make grade`` again on the same submission. After each step the feedback page and
+``grades.csv`` are read back. Last, nbgrader's own ``generate_feedback --force`` in the course, the refresh the
+guide once advised, which wrote the hidden tests into every page.
+"""
+
+from __future__ import annotations
+
+import csv
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+from types import SimpleNamespace
+
+import nbformat
+import pytest
+
+from posenc_grader import Limits, grade_class, samples, sandbox
+from posenc_grader.course import HIDDEN_TESTS, Course, nbgrader_meta
+from posenc_grader.feedback import HIDDEN_NOTE, hide
+from posenc_grader.marks import Mark
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
+
+ROOT = Path(__file__).resolve().parent.parent
+COURSE = Course.find(ROOT / "exercises")
+ASSIGNMENT, NOTEBOOK, STUDENT = "ch04_rotation", "rotation", "Ada Lovelace"
+WRONG = "ch04_rotation"  # the answer replaced by a wrong one, whose hidden tests then fail
+COMMENT = "Clear proof; the last step deserves one more line."
+
+
+def read(kind: str) -> nbformat.NotebookNode:
+    return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
+
+
+def hidden_lines() -> list[str]:
+    """The lines of the notebook's hidden tests that say something (not brackets or blank lines)."""
+    lines = []
+    for cell in read("source").cells:
+        if HIDDEN_TESTS[0] in cell.source:
+            region = cell.source.split(HIDDEN_TESTS[0], 1)[1].split(HIDDEN_TESTS[1], 1)[0]
+            lines += [line.strip() for line in region.splitlines() if len(line.strip()) > 25]
+    return lines
+
+
+def points(written: bool) -> dict[str, float]:
+    """``{grade id: points}`` of the written answers (``written``) or of the autograded test cells."""
+    found = {}
+    for cell in read("source").cells:
+        meta = nbgrader_meta(cell)
+        if meta.get("grade") and bool(meta.get("solution")) == written:
+            found[meta["grade_id"]] = float(meta["points"])
+    return found
+
+
+# ---- the rules, without grading -------------------------------------------------------------------------------------
+
+def test_every_hidden_region_of_a_cell_is_cut_and_the_visible_code_kept():
+    source = f"a = 1\n{HIDDEN_TESTS[0]}\nassert secret_one\n{HIDDEN_TESTS[1]}\nb = 2\n{HIDDEN_TESTS[0]}\nsecret_two\n" \
+             f"{HIDDEN_TESTS[1]}\nc = 3"
+    cut = hide(source)
+    assert "secret" not in cut and HIDDEN_TESTS[0] not in cut and HIDDEN_TESTS[1] not in cut
+    assert cut.count(HIDDEN_NOTE) == 2
+    assert cut.index("a = 1") < cut.index("b = 2") < cut.index("c = 3")
+
+
+def test_a_hidden_region_never_closed_is_cut_to_the_end():
+    assert hide(f"visible\n{HIDDEN_TESTS[0]}\nassert secret\n") == f"visible\n{HIDDEN_NOTE}"
+
+
+def grade_row(auto, manual, most):
+    return SimpleNamespace(auto_score=auto, manual_score=manual, max_score=most,
+                           score=manual if manual is not None else (auto or 0.0))
+
+
+def test_a_mark_keeps_autograded_hand_graded_and_pending_points_apart():
+    mark = Mark(statuses=["ok"])
+    for auto, manual, most in [(3.0, None, 3.0), (1.0, None, 3.0), (None, None, 2.0), (None, 1.5, 2.0)]:
+        mark.add(grade_row(auto, manual, most))
+    assert (mark.auto, mark.auto_max, mark.hand, mark.hand_max, mark.pending) == (4, 6, 1.5, 2, 2)
+    assert mark.summary == "4/6 autograded, 1.5/2 by hand, 2 by hand pending" and mark.cell == ""
+    mark.add(grade_row(None, 2.0, 2.0))
+    assert not mark.final  # the pending 2 points are still pending: another cell's grade changes nothing
+    done = Mark(statuses=["ok"]) + Mark(statuses=["repaired"])
+    for auto, manual, most in [(3.0, None, 3.0), (None, 2.0, 2.0)]:
+        done.add(grade_row(auto, manual, most))
+    assert (done.summary, done.cell, done.final) == ("5/5", "5", True)
+
+
+def test_a_mark_of_a_row_in_review_is_never_final():
+    mark = Mark(statuses=["ok", "tampered"])
+    mark.add(grade_row(0.0, None, 3.0))
+    assert not mark.final and mark.cell == "" and "tampered" in mark.summary
+
+
+# ---- the loop, graded ------------------------------------------------------------------------------------------------
+
+def submission() -> nbformat.NotebookNode:
+    """Model answers except one wrong function, written answers answered, and a test cell moved above its answer."""
+    wrong = (ROOT / "tests" / "wrong_solutions" / WRONG / "clockwise.py").read_text()
+    nb = samples.filled(read("release"), {**samples.solutions(read("source")), WRONG: wrong})
+    ids = [nbgrader_meta(cell).get("grade_id") for cell in nb.cells]
+    tests = nb.cells.pop(ids.index(f"{WRONG}_tests"))
+    nb.cells.insert(ids.index(WRONG), tests)
+    return nb
+
+
+def snapshot(out: Path) -> dict:
+    with open(out / "grades.csv", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    page = out / HAND_BACK / "feedback" / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.html"
+    return {"row": rows[0], "rows": len(rows), "page": page.read_text(encoding="utf-8"),
+            "pages": [p.read_text(encoding="utf-8") for p in sorted((out / HAND_BACK).rglob("*.html"))]}
+
+
+def grade_by_hand(out: Path, scores: dict[str, float], comment: str) -> None:
+    """What nbgrader's formgrader does: a manual score on each written answer, a comment on the first."""
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
+        for cell, score in scores.items():
+            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, STUDENT).manual_score = score
+        gb.find_comment(next(iter(scores)), NOTEBOOK, ASSIGNMENT, STUDENT).manual_comment = comment
+        gb.db.commit()
+
+
+@pytest.fixture(scope="module")
+def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
+    """The page and the grade sheet after ``graded``, ``refreshed`` (after grading by hand) and ``graded again``."""
+    root = tmp_path_factory.mktemp("feedback")
+    out, submissions = root / "out", root / "submissions"
+    shutil.copytree(prepared_course, out / PREPARED)
+    (submissions / STUDENT / ASSIGNMENT).mkdir(parents=True)
+    nbformat.write(submission(), str(submissions / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
+
+    def grade() -> None:
+        grade_class(submissions, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=1,
+                    progress=lambda line: None, sandboxed=sandbox.problem() is None)
+
+    grade()
+    steps = {"graded": snapshot(out)}
+    written = points(written=True)
+    grade_by_hand(out, {cell: most - 1 for cell, most in written.items()}, COMMENT)
+    refreshed = subprocess.run([sys.executable, "-m", "posenc_grader.refresh", str(out)], capture_output=True,
+                               text=True, timeout=300)
+    assert refreshed.returncode == 0, refreshed.stderr
+    steps["refreshed"] = snapshot(out)
+    grade()
+    steps["graded again"] = snapshot(out)
+    steps["out"] = {"path": out}
+    own = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--force"],
+                         cwd=out / INSTRUCTOR_ONLY, capture_output=True, text=True, timeout=300)
+    assert own.returncode == 0, own.stderr
+    steps["nbgrader's own"] = {"pages": [p.read_text(encoding="utf-8")
+                                         for p in sorted((out / INSTRUCTOR_ONLY / "feedback").rglob("*.html"))]}
+    autograded = nbformat.read(str(out / INSTRUCTOR_ONLY / "autograded" / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb"),
+                               as_version=4)
+    steps["autograded"] = {"text": "\n".join(cell.source for cell in autograded.cells)}
+    return steps
+
+
+STEPS = ["graded", "refreshed", "graded again"]
+
+
+@pytest.mark.grader
+def test_nbgraders_own_generate_feedback_in_the_course_cuts_the_hidden_tests_too(loop):
+    pages, lines = loop["nbgrader's own"]["pages"], hidden_lines()
+    assert len(pages) == 1 and "hidden tests: their code is not shown" in pages[0]
+    assert HIDDEN_TESTS[0] not in pages[0] and [line for line in lines if line in pages[0]] == []
+
+
+@pytest.mark.grader
+@pytest.mark.parametrize("step", STEPS)
+def test_no_page_holds_the_hidden_tests_only_their_failure(loop, step):
+    lines = hidden_lines()
+    assert lines and all(line in loop["autograded"]["text"] for line in lines)  # the formgrader's copy keeps them
+    for page in loop[step]["pages"]:
+        assert HIDDEN_TESTS[0] not in page and HIDDEN_TESTS[1] not in page
+        assert [line for line in lines if line in page] == []
+    assert loop[step]["page"].count("hidden tests: their code is not shown") == len(
+        [c for c in read("source").cells if HIDDEN_TESTS[0] in c.source])
+    most = points(written=False)[f"{WRONG}_tests"]
+    assert f"Score: 0.0 / {most:.1f}" in loop[step]["page"]  # the wrong answer's test cell failed, and says so
+
+
+@pytest.mark.grader
+def test_points_pending_by_hand_show_apart_until_graded(loop):
+    auto, written = points(written=False), points(written=True)
+    lost = auto[f"{WRONG}_tests"]
+    summary = (f"{sum(auto.values()) - lost:g}/{sum(auto.values()):g} autograded, "
+               f"{sum(written.values()):g} by hand pending")
+    graded = loop["graded"]
+    assert (graded["row"]["score"], graded["row"]["progress"]) == ("", summary)
+    assert graded["row"]["max_score"] == f"{sum(auto.values()) + sum(written.values()):g}"
+    assert f"(Score: {summary})" in graded["page"]
+    assert graded["page"].count("graded by hand") >= len(written) and "Written response</a> (Score: 0.0" \
+        not in graded["page"]
+
+
+@pytest.mark.grader
+@pytest.mark.parametrize("step", ["refreshed", "graded again"])
+def test_manual_scores_and_comments_reach_the_page_and_the_sheet(loop, step):
+    auto, written = points(written=False), points(written=True)
+    total = sum(auto.values()) - auto[f"{WRONG}_tests"] + sum(most - 1 for most in written.values())
+    most = sum(auto.values()) + sum(written.values())
+    row, page = loop[step]["row"], loop[step]["page"]
+    assert (row["score"], row["max_score"], row["progress"]) == (f"{total:g}", f"{most:g}", "")
+    assert f"(Score: {total:g}/{most:g})" in page and COMMENT in page
+    for cell, points_of in written.items():
+        assert f"Score: {points_of - 1:.1f} / {points_of:.1f}" in page, cell
+    assert "pending" not in page and "await" not in row["message"]
+
+
+@pytest.mark.grader
+@pytest.mark.parametrize("step", STEPS)
+def test_the_graders_notes_stay_on_the_page(loop, step):
+    assert "Grading notes." in loop[step]["page"] and loop[step]["row"]["status"] == "repaired"
+    assert loop[step]["rows"] == 1
+
+
+@pytest.mark.grader
+def test_what_goes_back_is_feedback_pages_alone_and_the_course_stays_apart(loop):
+    out = loop["out"]["path"]
+    assert {p.relative_to(out / HAND_BACK).parts[0] for p in (out / HAND_BACK).rglob("*.*")} == {"feedback"}
+    assert {p.suffix for p in (out / HAND_BACK).rglob("*") if p.is_file()} == {".html"}
+    private = out / INSTRUCTOR_ONLY
+    assert (private / "gradebook.db").is_file() and (private / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").is_file()
+    assert sorted(p.name for p in out.iterdir()) == sorted(["grades.csv", HAND_BACK, INSTRUCTOR_ONLY])
