@@ -1,4 +1,4 @@
-"""Chapter 11, *RoPE in today's models*: its claims under many inputs, and posenc against the transformers code
+"""Chapter 11, *RoPE in current models*: its claims under many inputs, and posenc against the transformers code
 that runs each model: Phi-3's LongRoPE, Llama 4's and SmolLM3's NoPE layers and temperature, Gemma 3's two
 ladders and sliding window, Qwen3-VL's interleaved M-RoPE, DeepSeek-V3's latent attention. No weights are
 downloaded: every model is built in code from its configuration class."""

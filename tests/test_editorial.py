@@ -65,7 +65,7 @@ def test_chapter_11_follows_chapter_10_and_ends_with_its_exercises():
     files = toc_files()
     assert files.index("chapters/10_the_family") + 1 == files.index("chapters/11_todays_models")
     prose = cells(chapter("11"), "markdown")
-    assert prose[0].startswith("(ch-todays-models)=\n# RoPE in today's models")
+    assert prose[0].startswith("(ch-todays-models)=\n# RoPE in current models")
     assert "exercises/release/ch11_models/models.ipynb" in prose[-1]
 
 

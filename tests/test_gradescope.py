@@ -162,9 +162,10 @@ def container(autograder: Path, tmp: Path, command: list[str], env: dict[str, st
             "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
         args += _mirror(top)
-    args += ["--ro-bind", "/etc", "/etc", *_bind("--ro-bind", base, base),
+    # /tmp first: a checkout or a Python under /tmp is bound into it afterwards, not hidden by it
+    args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *_bind("--ro-bind", base, base),
              *_bind("--ro-bind", sys.prefix, sys.prefix), *_bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
-             *_bind("--ro-bind", ROOT, ROOT), "--bind", str(tmp), "/tmp", "--proc", "/proc", "--dev", "/dev",
+             *_bind("--ro-bind", ROOT, ROOT), "--proc", "/proc", "--dev", "/dev",
              "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
     for capability in DOCKER_CAPABILITIES:
         args += ["--cap-add", f"CAP_{capability}"]

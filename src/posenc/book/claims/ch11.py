@@ -1,4 +1,4 @@
-"""The claims checked in chapter 11, *RoPE in today's models*
+"""The claims checked in chapter 11, *RoPE in current models*
 
 LongRoPE's factors and temperature, RoPE and NoPE layers in one stack, windows that bound the angles, interleaved
 M-RoPE, and the rotary part of multi-head latent attention.

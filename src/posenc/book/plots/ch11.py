@@ -1,4 +1,4 @@
-"""The figures of chapter 11, *RoPE in today's models*
+"""The figures of chapter 11, *RoPE in current models*
 
 LongRoPE's factors, the logit multipliers of long contexts, the arcs hands sweep within a window, and which hands
 each axis of M-RoPE owns.
