@@ -431,7 +431,7 @@ def test_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded)
     assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {ASSIGNMENT: ""}, "102": {ASSIGNMENT: "0"}}
     with open(out / "canvas" / "gradebook.csv", encoding="utf-8") as f:
         assert next(row for row in csv.reader(f) if row[0] == "Points Possible")[5] == "12"
-    grade_written_answers_by_hand(out, "perfect", {"ch04_offset_proof": 3, "ch04_rotation_forced": 2})
+    grade_written_answers_by_hand(out, "perfect", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     assert refresh.main([str(out)]) == 0
     assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {ASSIGNMENT: "11"}, "102": {ASSIGNMENT: "0"}}
 

@@ -1,8 +1,11 @@
-"""Rebuild with scipy.linalg.circulant (which takes the first column) and compare."""
+"""Rebuild with scipy.linalg.circulant (which takes the first column) and compare; a matrix that is not square is
+refused first."""
 
 import numpy as np
 from scipy.linalg import circulant
 
 
 def is_circulant(s, tol=1e-9):
+    if s.shape[0] != s.shape[1]:
+        raise ValueError("only a square matrix can be circulant")
     return bool(np.allclose(circulant(s[:, 0]), s, rtol=0, atol=tol))

@@ -6,6 +6,8 @@ import math
 def partial_rope_score(q, k, m, n, rotary_fraction, base=10000.0):
     d = len(q)
     r = int(d * rotary_fraction)
+    if r < 2 or r % 2 == 1:
+        raise ValueError("partial_rope_score: rotary_fraction leaves an odd or empty rotated width")
     total = 0.0
     for j in range(r // 2):
         theta = base ** (-2 * j / r)

