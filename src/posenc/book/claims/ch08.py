@@ -97,7 +97,10 @@ def mixed_positions_see_offsets(n_real: int = 5, n_pad: int = 3, d: int = 64, se
 
 def integers_exact_up_to(dtype: str) -> ClaimResult:
     """A float format with p significand bits (bfloat16: 8, float16: 11) holds every integer up to 2^p
-    exactly; the deviation is the largest |round(m) - m| over m = 0..2^p."""
+    exactly, and not 2^p + 1; the deviation is the largest |round(m) - m| over m = 0..2^p, plus 1 if 2^p + 1
+    were held."""
     bits = {"bfloat16": 8, "float16": 11, "float32": 24}[dtype]
-    m = np.arange(2**bits + 1, dtype=np.float64)
-    return ClaimResult(f"{dtype}: integers 0..{2**bits} exact", float(np.max(np.abs(round_to(m, dtype) - m))), 0.0)
+    m = np.arange(2**bits + 2, dtype=np.float64)
+    error = np.abs(round_to(m, dtype) - m)
+    return ClaimResult(f"{dtype}: integers 0..{2**bits} exact, {2**bits + 1} not",
+                       float(np.max(error[:-1]) + (error[-1] == 0)), 0.0)
