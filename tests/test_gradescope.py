@@ -117,8 +117,11 @@ def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
 def handed_in() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     """``{student: (file name, notebook)}``: the submissions graded both ways."""
     models = samples.solutions(read("source"))
-    leak = (f"def rope_score(q, k, m, n, theta):\n"  # the hidden tests, as the message its test would show
-            f"    raise RuntimeError(open({HIDDEN!r}).read().split({HIDDEN_TESTS[0]!r})[1][:1000])")
+    # the hidden tests, as the message its test would show (the marker is split: written whole in a student's
+    # cell, the grader takes it for a hidden-tests region and cuts the rest of the cell away)
+    marker = HIDDEN_TESTS[0]
+    leak = (f"def rope_score(q, k, m, n, theta):\n"
+            f"    raise RuntimeError(open({HIDDEN!r}).read().split({marker[:10]!r} + {marker[10:]!r})[1][:1000])")
     attack = solved({"ch04_rope_score": leak})
     attack.cells.append(nbformat.v4.new_code_cell(ATTACK))
     return {
