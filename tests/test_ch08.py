@@ -125,3 +125,8 @@ def test_half_precision_formats_hold_integers_only_up_to_two_to_the_significand_
     assert claims.integers_exact_up_to(dtype).holds
     rounded = angles_in_precision([last_exact, last_exact + 1], 2, 10_000.0, dtype)[:, 0]
     assert rounded[0] == last_exact and rounded[1] != last_exact + 1
+
+
+@given(n=st.integers(1, 64), half_d=st.integers(1, 32), seed=st.integers(0, 1000))
+def test_the_half_layout_of_reordered_coordinates_is_the_reordered_interleaved_rotation(n, half_d, seed):
+    assert claims.layouts_are_one_rotation(n, 2 * half_d, seed=seed).holds

@@ -12,7 +12,7 @@ from posenc import attention as att
 from posenc import scores
 from posenc.decoding import cached_decoding_scores, positions_from_mask
 from posenc.precision import round_to
-from posenc.rotary import apply_rope, interleaved_to_half_rows, rope_matrix
+from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows, rope_matrix
 
 from .result import ClaimResult, angle_tolerance, claim_result
 
@@ -43,6 +43,16 @@ def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 1
                                 (next_query @ keys_padded.T - apply_rope(q[n_real:], [n_real]) @ keys_alone.T).ravel()])
     return ClaimResult("left padding, positions from the mask: scores = unpadded scores",
                        float(np.max(np.abs(deviation))), 0.0)
+
+
+def layouts_are_one_rotation(n: int = 12, d: int = 16, base: float = 10000.0, seed: int = 0) -> ClaimResult:
+    """rope_half(P x) = P rope_interleaved(x) for random x at positions 0..n-1, P the index array
+    ``rotary.interleaved_to_half(d)``; rows are positions, columns coordinates."""
+    x = np.random.default_rng(seed).standard_normal((n, d))
+    p = interleaved_to_half(d)
+    return claim_result("rope_half(P x) = P rope_interleaved(x)",
+                        apply_rope(x[:, p], base=base, layout="half") - apply_rope(x, base=base)[:, p],
+                        angle_tolerance(n))
 
 
 def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 32, n: int = 10, seed: int = 0,
