@@ -61,3 +61,12 @@ def pytest_collection_modifyitems(items):
         for fixture, mark in FIXTURE_NEEDS.items():
             if fixture in item.fixturenames:
                 item.add_marker(mark)
+
+
+def hidden_lines(notebook) -> list[str]:
+    """The lines of a notebook's hidden tests that say something (over 25 characters: no brackets, no blanks),
+    for the tests that look for them where they must never appear."""
+    from posenc_grader.hidden import split
+
+    return [line.strip() for cell in notebook.cells for line in split(cell.source)[1].splitlines()
+            if len(line.strip()) > 25]

@@ -21,6 +21,7 @@ from types import SimpleNamespace
 
 import nbformat
 import pytest
+from conftest import hidden_lines
 
 from posenc_grader import Limits, grade_class, samples, sandbox
 from posenc_grader.course import HIDDEN_TESTS, Course, nbgrader_meta
@@ -37,16 +38,6 @@ COMMENT = "Clear proof; the last step deserves one more line."
 
 def read(kind: str) -> nbformat.NotebookNode:
     return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-
-
-def hidden_lines() -> list[str]:
-    """The lines of the notebook's hidden tests that say something (not brackets or blank lines)."""
-    lines = []
-    for cell in read("source").cells:
-        if HIDDEN_TESTS[0] in cell.source:
-            region = cell.source.split(HIDDEN_TESTS[0], 1)[1].split(HIDDEN_TESTS[1], 1)[0]
-            lines += [line.strip() for line in region.splitlines() if len(line.strip()) > 25]
-    return lines
 
 
 def points(written: bool) -> dict[str, float]:
@@ -170,7 +161,7 @@ STEPS = ["graded", "refreshed", "graded again"]
 
 @pytest.mark.grader
 def test_nbgraders_own_generate_feedback_in_the_course_cuts_the_hidden_tests_too(loop):
-    pages, lines = loop["nbgrader's own"]["pages"], hidden_lines()
+    pages, lines = loop["nbgrader's own"]["pages"], hidden_lines(read("source"))
     assert len(pages) == 1 and "hidden tests: their code is not shown" in pages[0]
     assert HIDDEN_TESTS[0] not in pages[0] and [line for line in lines if line in pages[0]] == []
 
@@ -178,7 +169,7 @@ def test_nbgraders_own_generate_feedback_in_the_course_cuts_the_hidden_tests_too
 @pytest.mark.grader
 @pytest.mark.parametrize("step", STEPS)
 def test_no_page_holds_the_hidden_tests_only_their_failure(loop, step):
-    lines = hidden_lines()
+    lines = hidden_lines(read("source"))
     assert lines and all(line in loop["autograded"]["text"] for line in lines)  # the formgrader's copy keeps them
     for page in loop[step]["pages"]:
         assert HIDDEN_TESTS[0] not in page and HIDDEN_TESTS[1] not in page

@@ -33,6 +33,7 @@ import cheats
 import jsonschema
 import nbformat
 import pytest
+from conftest import hidden_lines
 
 from posenc_grader import gradescope, samples, sandbox
 from posenc_grader.course import HIDDEN_TESTS, Course
@@ -304,16 +305,6 @@ def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]
     return problems
 
 
-def hidden_lines() -> list[str]:
-    """The lines of the hidden tests of the assignment's source that say something (not brackets or blanks)."""
-    lines = []
-    for cell in read("source").cells:
-        if HIDDEN_TESTS[0] in cell.source:
-            region = cell.source.split(HIDDEN_TESTS[0], 1)[1].split(HIDDEN_TESTS[1], 1)[0]
-            lines += [line.strip() for line in region.splitlines() if len(line.strip()) > 25]
-    return lines
-
-
 def printed(run: dict) -> str:
     """What the submission's code cells printed in the container (from the grader's autograded notebook)."""
     autograded = (run["root"] / "work" / "out" / INSTRUCTOR_ONLY / "autograded" / "submission" / ASSIGNMENT
@@ -413,8 +404,8 @@ def test_an_attack_on_autograder_fails_inside_the_container(runs):
 @needs_root
 def test_no_hidden_test_and_no_secret_reaches_the_results_or_the_output(runs):
     shadow = Path("/etc/shadow").read_text().splitlines()
-    leaks = [*hidden_lines(), HIDDEN_TESTS[0], ENV_SECRET, *(line for line in shadow if line.strip())]
-    assert len(hidden_lines()) > 10
+    leaks = [*hidden_lines(read("source")), HIDDEN_TESTS[0], ENV_SECRET, *(line for line in shadow if line.strip())]
+    assert len(hidden_lines(read("source"))) > 10
     for student, run in runs.items():
         shown = json.dumps(run["results"], ensure_ascii=False) + run["stdout"]
         assert not [text for text in leaks if text in shown], student
