@@ -1,13 +1,14 @@
 """Grading a class through the real pipeline: nbgrader autograde, the class gradebook, grades.csv, feedback.
 
-One module-wide run grades, on two cores and in the bubblewrap sandbox: for every assignment a perfect
-submission, the blank student version, three submissions of wrong answers (the n-th wrong solution of
-``tests/wrong_solutions`` for every answer that has one), the other correct answers of
-``tests/correct_solutions`` (loops, float32, torch, np.matrix, scipy, ...; the k-th submission holds the k-th
-form of every answer that has one, so that each is graded once) and a submission of one cheat of
-``tests/cheats.py`` (the kinds in turn, each at least once: tests/test_exercises.py runs every kind against
-every answer's hidden tests, with the grader's own code beside a process of the student's); and for
-``ch04_rotation`` a gallery of bad submissions, each of which must get a score, a clear status and a
+One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment: a perfect
+submission, the blank student version, a submission of wrong answers (the first wrong solution of
+``tests/wrong_solutions`` for every answer), a submission of other correct answers (one form of
+``tests/correct_solutions`` for every answer that has one -- loops, float32, torch, np.matrix, scipy, ... --
+chosen so that every form is graded at least once in the course) and a submission of one cheat of
+``tests/cheats.py`` (the kinds in turn, each at least once). tests/test_exercises.py runs every wrong
+solution, every correct form and every cheat against every answer's self-check and hidden tests, in a kernel
+of the student's, with the grader's own hidden-test code; here each kind goes once through the whole pipeline.
+And for ``ch04_rotation`` a gallery of bad submissions, each of which must get a score, a clear status and a
 message without stopping the others, and of attacks on the grader and the other students (the machine's
 secrets, the grader's environment, a fork bomb, terminal escape sequences among them), each of which must
 fail inside the sandbox. Scores are read back with nbgrader's own ``Gradebook`` API. A second run through
@@ -66,14 +67,11 @@ def notebooks() -> list[tuple[str, str]]:
     return [(a, n) for a, names in COURSE.assignments().items() for n in names]
 
 
-def wrong_answers(source: nbformat.NotebookNode, number: int) -> dict[str, str]:
-    """The ``number``-th wrong solution of each answer that has that many."""
-    chosen = {}
-    for answer in samples.autograded_answers(source):
-        wrong = sorted((WRONG / answer).glob("*.py"))
-        if len(wrong) > number:
-            chosen[answer] = wrong[number].read_text()
-    return chosen
+def wrong_answers(source: nbformat.NotebookNode) -> dict[str, str]:
+    """The first wrong solution (by name) of every other autograded answer of ``source`` (the first, the third,
+    ...): the answers between keep their model answer, and must keep their points."""
+    answers = samples.autograded_answers(source)[::2]
+    return {answer: sorted((WRONG / answer).glob("*.py"))[0].read_text() for answer in answers}
 
 
 def cell_index(nb, grade_id: str) -> int:
@@ -185,14 +183,22 @@ def correct_forms() -> dict[str, dict[str, str]]:
     return forms
 
 
-def correct_variants(source: nbformat.NotebookNode) -> list[dict[str, tuple[str, str]]]:
-    """``[{answer: (form, code)}]``: the other correct answers of ``source``'s autograded answers, several to a
-    submission. The k-th holds the k-th form (by name) of every answer that has that many."""
+def correct_choices() -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
+    """``{(assignment, notebook): {answer: (form, code)}}``: one other correct form for every answer that has one,
+    the least used so far (the rarest in the corpus first), so that every form is graded somewhere in the course."""
     forms = correct_forms()
-    per_answer = {answer: sorted((form, codes[answer]) for form, codes in forms.items() if answer in codes)
-                  for answer in samples.autograded_answers(source)}
-    return [{answer: chosen[k] for answer, chosen in per_answer.items() if len(chosen) > k}
-            for k in range(max(map(len, per_answer.values()), default=0))]
+    used = dict.fromkeys(forms, 0)
+    choices = {}
+    for assignment, notebook in notebooks():
+        chosen = {}
+        for answer in samples.autograded_answers(read("source", assignment, notebook)):
+            candidates = [form for form in forms if answer in forms[form]]
+            if candidates:
+                form = min(candidates, key=lambda f: (used[f], len(forms[f]), f))
+                used[form] += 1
+                chosen[answer] = (form, forms[form][answer])
+        choices[(assignment, notebook)] = chosen
+    return choices
 
 
 MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
@@ -286,18 +292,16 @@ def graded(tmp_path_factory, prepared_course):
     """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
     root = tmp_path_factory.mktemp("grading")
     shutil.copytree(prepared_course, root / "out" / PREPARED)
-    submissions = root / "submissions"
+    submissions, correct = root / "submissions", correct_choices()
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
         folder = submissions / "{}" / assignment / f"{notebook}.ipynb"
         write(Path(str(folder).format("perfect")), samples.filled(release, samples.solutions(source)))
         write(Path(str(folder).format("blank")), release)
-        for number in range(3):
-            write(Path(str(folder).format(f"wrong-{number + 1}")),
-                  samples.filled(release, {**samples.solutions(source), **wrong_answers(source, number)}))
-        for number, variant in enumerate(correct_variants(source)):
-            write(Path(str(folder).format(f"correct-{number + 1}")), samples.filled(
-                release, {**samples.solutions(source), **{answer: code for answer, (_, code) in variant.items()}}))
+        write(Path(str(folder).format("wrong")),
+              samples.filled(release, {**samples.solutions(source), **wrong_answers(source)}))
+        others = {answer: code for answer, (_, code) in correct[(assignment, notebook)].items()}
+        write(Path(str(folder).format("correct")), samples.filled(release, {**samples.solutions(source), **others}))
         kind, models = CHEATS[assignment], samples.solutions(source)
         write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
             answer: cheats.cheat(kind, cheats.names(models[answer])) for answer in samples.autograded_answers(source)}))
@@ -369,16 +373,15 @@ def test_student_version_scores_zero_on_every_autograded_cell(graded, assignment
 
 
 @pytest.mark.parametrize("assignment,notebook", notebooks())
-@pytest.mark.parametrize("number", [0, 1, 2])
-def test_each_wrong_solution_loses_its_answers_points_and_only_those(graded, assignment, notebook, number):
+def test_a_wrong_answer_loses_its_own_points_and_only_those(graded, assignment, notebook):
     out, _, _, _ = graded
     source = read("source", assignment, notebook)
-    substituted = wrong_answers(source, number)
-    scores = grades(out / "out", f"wrong-{number + 1}", assignment, notebook)
+    substituted = wrong_answers(source)
+    scores = grades(out / "out", "wrong", assignment, notebook)
     for answer in samples.autograded_answers(source):
         score, most = scores[f"{answer}_tests"]
         if answer in substituted:
-            assert score < most, f"{answer}: wrong solution {number + 1} got full marks"
+            assert score < most, f"{answer}: its wrong solution got full marks"
         else:
             assert score == most, f"{answer}: kept its model answer but lost points"
 
@@ -432,24 +435,17 @@ def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
     assert row["score"] == 6 and "rotation-old.ipynb" in row["message"]
 
 
-def corpus_submissions() -> list[tuple[str, str, int]]:
-    return [(a, n, k) for a, n in notebooks() for k in range(len(correct_variants(read("source", a, n))))]
+def test_every_form_of_a_correct_answer_is_graded_through_the_pipeline():
+    graded = {form for chosen in correct_choices().values() for form, _ in chosen.values()}
+    assert graded == set(correct_forms())
 
 
-def test_every_other_correct_answer_is_in_a_graded_submission():
-    graded = {(answer, form) for a, n in notebooks() for variant in correct_variants(read("source", a, n))
-              for answer, (form, _) in variant.items()}
-    assert graded == {(answer, form) for form, codes in correct_forms().items() for answer in codes}
-
-
-@pytest.mark.parametrize("assignment,notebook,number", corpus_submissions())
-def test_correct_answers_written_differently_get_full_marks(graded, assignment, notebook, number):
+@pytest.mark.parametrize("assignment,notebook", notebooks())
+def test_correct_answers_written_differently_get_full_marks(graded, assignment, notebook):
     out, rows, _, _ = graded
-    student = f"correct-{number + 1}"
-    variant = correct_variants(read("source", assignment, notebook))[number]
-    forms = {answer: form for answer, (form, _) in variant.items()}
-    scores = grades(out / "out", student, assignment, notebook)
-    message = rows[(student, assignment, notebook)]["message"]
+    forms = {answer: form for answer, (form, _) in correct_choices()[(assignment, notebook)].items()}
+    scores = grades(out / "out", "correct", assignment, notebook)
+    message = rows[("correct", assignment, notebook)]["message"]
     for name in autograded_cells(assignment, notebook):
         form = forms.get(name.removesuffix("_tests"), "model")
         assert scores[name][0] == scores[name][1] > 0, f"{name} with the {form} answer: {message}"
@@ -698,7 +694,7 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
     again = tmp_path / "again"
     for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank", "attack write into OUT",
-                    "attack delete a classmate", "attack detached process", "correct-1"):
+                    "attack delete a classmate", "attack detached process", "correct"):
         # one notebook each (their rotation notebook): the rows graded again, and all the others, must not change
         shutil.copytree(out / "submissions" / student / ROTATION[0], again / student / ROTATION[0])
     db = f"sqlite:///{out / 'out' / INSTRUCTOR_ONLY / 'gradebook.db'}"
