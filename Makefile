@@ -49,9 +49,11 @@ npm: npm-cli  ## install npm (as root on Debian) and the npm packages the site s
 npm-tools: npm-cli  ## the site's npm packages and the tests' (npm ci with devDependencies)
 	@if [ ! node_modules/.tools -nt package-lock.json ]; then $(NPM_CI) && touch node_modules/.tools; fi
 
-# tools/course_links.py first: install cells and CITATION.cff follow _config.yml's address and the release
-# (pyproject.toml); the build then writes the plain edition that the launch buttons open (_build/notebooks/).
-book: setup npm  ## execute every chapter, build the HTML strictly (a warning fails the build) and _build/notebooks/
+# The Python lock and the npm packages install side by side (each keeps one core busy). tools/course_links.py
+# first: install cells and CITATION.cff follow _config.yml's address and the release (pyproject.toml); the build
+# then writes the plain edition that the launch buttons open (_build/notebooks/).
+book:  ## execute every chapter, build the HTML strictly (a warning fails the build) and _build/notebooks/
+	$(MAKE) --no-print-directory -j2 setup npm
 	$(PY) tools/course_links.py
 	$(PY) tools/build_book.py .
 
@@ -97,11 +99,11 @@ pdf: setup texlive  ## build the PDF edition _build/latex/where-words-are.pdf an
 # The lane a contributor runs on every edit (about a minute): the package's mathematics, the claim checks, the
 # exercises' model answers against their self-checks, and lint (ruff; the import contract is a test). It leaves out
 # the tests that need the built site or PDF, chromium, nbgrader, fresh venvs or scratch book builds (their marks:
-# pyproject.toml), and runs hypothesis with fewer examples.
+# pyproject.toml), and runs hypothesis with fewer examples, on every core.
 CHECK_MARKS := not (site or pdf or browser or grader or venv or build)
 check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, claims, model answers, lint (no site, browser, grader)
 	$(PY) -m ruff check .
-	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -q -m "$(CHECK_MARKS)"
+	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -q -n auto -m "$(CHECK_MARKS)"
 
 # The whole suite, on every core (pytest-xdist; each file's tests on one worker, so that a module's fixture is
 # made once). The PDF comes first: the HTML build copies it into the site and links to it from the intro page.
