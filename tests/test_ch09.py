@@ -67,6 +67,46 @@ def test_the_scaled_positions_check_fails_for_yarns_ladder():
     assert not claims.interpolation_is_scaled_positions(16, 2.0, frequencies=yarn).holds
 
 
+@settings(max_examples=10, deadline=None)
+@given(seed=st.integers(0, 1000), n=st.integers(2, 40))
+def test_one_nope_layer_gives_a_query_the_same_output_whatever_the_order_of_the_tokens_before_it(seed, n):
+    assert claims.one_layer_ignores_the_order_of_earlier_tokens("none", n=n, seed=seed).holds
+
+
+@pytest.mark.parametrize("position", ["alibi", "rope"])
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_one_alibi_or_rope_layer_reads_the_order_of_the_tokens_before_a_query(position, seed):
+    assert not claims.one_layer_ignores_the_order_of_earlier_tokens(position, seed=seed).holds
+
+
+@given(gentle=st.floats(1e-3, 1.0), ratio=st.floats(1.1, 64.0))
+def test_the_difference_of_two_alibi_heads_peaks_where_its_slope_vanishes(gentle, ratio):
+    steep = gentle * ratio
+    peak, share = claims.alibi_difference_bump(steep, gentle, 1.0)
+    slope = steep * np.exp(-steep * peak) - gentle * np.exp(-gentle * peak)  # d/dx (e^(-gentle x) - e^(-steep x))
+    assert abs(slope) <= 1e-12 * steep
+    assert claims.alibi_difference_bump(steep, gentle, peak)[1] == pytest.approx(1.0)
+
+
+def test_alibis_two_steepest_heads_make_a_bump_near_the_lag_that_stays_broad():
+    steep, gentle, far = 1 / 4, 1 / 16, 16  # the toy's ALiBi slopes, twice the lag of 8
+    peak, share = claims.alibi_difference_bump(steep, gentle, far)
+    assert peak == pytest.approx(16 * np.log(4) / 3)  # ln(4) / (3/16)
+    assert share == pytest.approx((np.exp(-1) - np.exp(-4)) / (4 ** (-1 / 3) - 4 ** (-4 / 3)))
+    assert claims.alibi_difference_is_a_broad_bump(steep, gentle, far).holds
+    assert not claims.alibi_difference_is_a_broad_bump(steep, gentle, 60).holds  # far enough out the bump is gone
+
+
+@pytest.mark.parametrize(("call", "error", "message"), [
+    (lambda: claims.alibi_difference_bump(0.1, 0.2, 1.0), ValueError, "need steep > gentle > 0"),
+    (lambda: claims.one_layer_ignores_the_order_of_earlier_tokens("learned"), ValueError, "position must be one of"),
+    (lambda: claims.one_layer_ignores_the_order_of_earlier_tokens(None), TypeError, "position must be a string"),
+])
+def test_bad_arguments_to_the_one_layer_checks_are_refused_by_name(call, error, message):
+    with pytest.raises(error, match=message):
+        call()
+
+
 def test_the_copy_task_writes_the_block_out_on_the_blanks():
     tokens, targets = copy_batch(3, 10, 6, torch.Generator().manual_seed(1))
     assert tokens.shape == targets.shape == (3, 10)

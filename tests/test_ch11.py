@@ -38,7 +38,7 @@ from posenc.book.claims import ch11 as claims
 from posenc.mixed_layers import chunk_mask, every_nth_layer, nope_temperature, window_mask
 from posenc.rotary import interleaved_to_half
 from posenc.rotary_axes import mrope, mrope_axes
-from posenc.scaling import longrope, longrope_attention_scale, position_interpolation
+from posenc.scaling import dynamic_ntk, longrope, longrope_attention_scale, position_interpolation
 from posenc.sinusoidal import frequencies
 
 FLOAT32_LADDER = 2e-6  # relative: transformers computes base ** (2j/d) and the factors in float32
@@ -63,6 +63,16 @@ def test_yarn_is_a_longrope_ladder_for_every_factor_and_ramp(d, s, context, alph
     assert claims.yarn_is_a_longrope_ladder(d, s, context, 10000.0, alpha, alpha + width).holds
     phi = claims.yarn_factors(d, s, context, 10000.0, alpha, alpha + width)
     assert np.all((phi >= 1 - 1e-12) & (phi <= s + 1e-9))  # from 1 (kept) to s (interpolated)
+
+
+@given(d=st.integers(2, 64).map(lambda h: 2 * h), context=st.sampled_from([2048, 4096, 8192]),
+       b=st.sampled_from([10_000.0, 500_000.0]))
+def test_dynamic_ntk_is_a_longrope_ladder_at_each_length_with_a_new_list_each_time(d, context, b):
+    assert claims.dynamic_ntk_is_a_longrope_ladder_at_each_length(d, context, b, times=(2, 3, 8)).holds
+    assert not claims.dynamic_ntk_is_a_longrope_ladder_at_each_length(d, context, b, times=(2, 2)).holds
+    for k in (2, 3, 8):  # the paper's form at L' = k L0 slows hand j by k^(2j/(d-2)) (NTK-aware with s = k)
+        factors = frequencies(d, b) / dynamic_ntk(d, k * context, context, b)
+        np.testing.assert_allclose(factors, k ** (2 * np.arange(d // 2) / (d - 2)), rtol=1e-9)
 
 
 @given(s=st.floats(1.0, 1000.0), context=st.integers(2, 10**6))
@@ -309,6 +319,17 @@ def test_mrope_axes_are_the_qwen_models_recompositions():
     assert tuple(qwen2.mrope_section) == splits["sections"] and tuple(qwen3.mrope_section) == splits["interleaved"]
     np.testing.assert_array_equal(mrope_axes(splits["sections"], 128), axes_of(qwen2, 64))
     np.testing.assert_array_equal(mrope_axes(splits["interleaved"], 128, split="interleaved"), axes_of(qwen3, 64))
+
+
+def test_the_slowest_hands_of_qwen3_vls_interleaved_split_all_turn_with_time():
+    qwen3 = Qwen3VLTextRotaryEmbedding(Qwen3VLTextConfig(hidden_size=256, num_attention_heads=2, head_dim=128))
+    owners = axes_of(qwen3, 64)
+    _, height, width = claims.QWEN_VL_MROPE["splits"]["interleaved"]
+    tail = len(owners) - len(np.trim_zeros(owners, "b"))  # the run of time (axis 0) at the slow end
+    # height's last hand is 3 J_1 - 2 and width's 3 J_2 - 1: the chapter's caption counts the hands after both
+    assert tail == 64 - max(3 * height - 1, 3 * width) == 4
+    ours = mrope_axes(claims.QWEN_VL_MROPE["splits"]["interleaved"], 128, split="interleaved")
+    assert 64 - 1 - np.flatnonzero(ours != 0).max() == tail
 
 
 @pytest.mark.parametrize("sections", [(24, 20, 20), (12, 10, 10), (11, 11, 10), (16, 8, 8)])

@@ -98,6 +98,12 @@ def test_positions_and_position_vectors_follow_the_notation_page(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
+def test_the_imaginary_unit_is_written_as_on_the_notation_page(path):
+    prose = "\n".join(cells(path, "markdown"))
+    assert not re.search(r"\\mathrm\s*\{?\s*i\b", prose), "the imaginary unit is $i$, as appendix/notation.md writes it"
+
+
+@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_figure_alt_texts_carry_no_typed_numbers(path):
     """A number in an alt text would be typed by hand; names that hold digits (bfloat16, Llama 3.1) are not numbers."""
     for text in cells(path, "markdown"):

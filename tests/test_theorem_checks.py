@@ -52,7 +52,7 @@ CHECKED_BY = {
     "thm-axial-offset": ("axial_scores_depend_on_2d_offset",),
     "thm-mrope-text": ("mrope_on_text_is_rope",),
     "thm-t2t-half": ("timing_signal_is_half_layout",),
-    "thm-yarn-is-longrope": ("yarn_is_a_longrope_ladder",),
+    "thm-yarn-is-longrope": ("yarn_is_a_longrope_ladder", "dynamic_ntk_is_a_longrope_ladder_at_each_length"),
     "thm-longrope-temperature": ("longrope_logit_factor",),
     "thm-nope-in-a-stack": ("stack_permutation_equivariance", "stack_sees_only_offsets"),
     "thm-window-angles": ("window_offsets_do_not_grow", "slow_hands_barely_move"),

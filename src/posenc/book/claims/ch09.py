@@ -7,8 +7,9 @@ and the extrapolation experiment.
 from __future__ import annotations
 
 import numpy as np
+import torch
 
-from posenc import sinusoidal
+from posenc import checks, sinusoidal
 from posenc.decay import rope_partial_sums
 from posenc.fourier import offset_coefficients
 from posenc.rotary import apply_rope, rope_with_ladder
@@ -21,6 +22,7 @@ from posenc.scaling import (
     yarn_correction_range,
     yarn_reference,
 )
+from posenc.torch_nn import TinyModel
 
 from ..experiments.ch09 import LLAMA, PI, PI_FIXED, YARN
 from .ch02 import untrained_rows_unchanged as untrained_rows_unchanged  # the learned table of chapter 9's experiment
@@ -181,3 +183,62 @@ def interpolation_leads_the_block_copy_and_rope_the_lag_copy(result, margin: flo
     leads = np.concatenate([interpolation - plain, _at(result, "lag copy", ("RoPE",), 2)[0] - stretched.max(axis=0)])
     return ClaimResult(f"at 2 L0: interpolation leads RoPE on the block copy, RoPE leads every rescaling on the lag "
                        f"copy, by at least {margin:.0%}, every seed", max(margin - float(leads.min()), 0.0), 0.0)
+
+
+# ---- Why one layer of NoPE or ALiBi cannot copy from a fixed offset ----
+
+
+def one_layer_ignores_the_order_of_earlier_tokens(position: str = "none", n: int = 24, vocab: int = 17,
+                                                  d_model: int = 32, n_heads: int = 4, seed: int = 0) -> ClaimResult:
+    """A one-layer :class:`~posenc.torch_nn.TinyModel` (random weights, float64) gives the same logits at the last
+    of ``n`` random tokens when the ``n - 1`` tokens before it are shuffled. With ``position="none"`` (NoPE) it
+    holds for any weights: a head's weight on a key depends only on the query's token and the key's, so the
+    output at a query is a function of the set of earlier tokens, and no readout can name the token a fixed
+    distance back. ``"alibi"`` and ``"rope"`` read distance and fail."""
+    position = checks.option(position, ("none", "alibi", "rope"), "position",
+                             "one_layer_ignores_the_order_of_earlier_tokens")
+    torch.manual_seed(seed)
+    model = TinyModel(vocab, d_model, position=position, n_heads=n_heads).double()
+    data = torch.Generator().manual_seed(seed)
+    tokens = torch.randint(0, vocab, (1, n), generator=data)
+    shuffled = tokens.clone()
+    shuffled[0, :-1] = tokens[0, torch.randperm(n - 1, generator=data)]
+    with torch.no_grad():
+        before, after = (model(t)[0, -1].numpy() for t in (tokens, shuffled))
+    return claim_result(f"one layer, positions {position!r}: last logits unchanged when the {n - 1} tokens before "
+                        "it are shuffled", after - before)
+
+
+def alibi_difference_bump(steep: float, gentle: float, distance: float) -> tuple[float, float]:
+    r"""The bump that two ALiBi heads of slopes :math:`\mu_1 > \mu_2 > 0` make when one is subtracted from the
+    other, :math:`f(|\Delta|) = e^{-\mu_2|\Delta|} - e^{-\mu_1|\Delta|}`: where it peaks,
+    :math:`|\Delta|^\star = \ln(\mu_1/\mu_2)/(\mu_1 - \mu_2)` (where :math:`f' = 0`), and the share
+    :math:`f(\text{distance})/f(|\Delta|^\star)` of its height left at ``distance``.
+
+    >>> peak, share = alibi_difference_bump(1 / 4, 1 / 16, 16)
+    >>> round(peak, 2), round(share, 2)
+    (7.39, 0.74)
+    """
+    if not steep > gentle > 0:
+        raise ValueError(f"alibi_difference_bump: need steep > gentle > 0, got steep={steep}, gentle={gentle}")
+    peak = np.log(steep / gentle) / (steep - gentle)
+    return float(peak), float(_bump(distance, steep, gentle) / _bump(peak, steep, gentle))
+
+
+def _bump(distance, steep: float, gentle: float):
+    """The difference of two ALiBi heads' decays at ``distance``, e^(-gentle |Delta|) - e^(-steep |Delta|)."""
+    return np.exp(-gentle * np.asarray(distance)) - np.exp(-steep * np.asarray(distance))
+
+
+def alibi_difference_is_a_broad_bump(steep: float = 0.25, gentle: float = 0.0625, distance: float = 16.0,
+                                     floor: float = 0.5) -> ClaimResult:
+    r"""The difference of two ALiBi heads' decays peaks where :func:`alibi_difference_bump` says (compared with the
+    largest value on a grid of step 1e-4) and keeps at least ``floor`` of its height at ``distance``: it cannot
+    single out one offset. The deviation adds the distance of the grid's peak from the formula's (tolerance:
+    the grid step) and the shortfall of the share below ``floor``."""
+    peak, share = alibi_difference_bump(steep, gentle, distance)
+    grid = np.arange(0.0, 4 * peak, 1e-4)
+    found = grid[np.argmax(_bump(grid, steep, gentle))]
+    return ClaimResult(f"e^(-{gentle:g}|Delta|) - e^(-{steep:g}|Delta|) peaks at |Delta| = {peak:.2f} and keeps "
+                       f"{share:.0%} of its height at |Delta| = {distance:g} (at least {floor:.0%})",
+                       abs(found - peak) + max(floor - share, 0.0), 1e-4)

@@ -15,7 +15,7 @@ from posenc.latent_attention import mla_scores
 from posenc.mixed_layers import chunk_mask, window_mask
 from posenc.rotary import apply_rope, rope_matrix
 from posenc.rotary_axes import mrope, mrope_axes
-from posenc.scaling import longrope, longrope_attention_scale, yarn
+from posenc.scaling import dynamic_ntk, longrope, longrope_attention_scale, yarn
 from posenc.sinusoidal import frequencies, wavelengths
 
 from .result import TOL, ClaimResult, angle_tolerance, claim_result, plane_rotations
@@ -81,6 +81,24 @@ def yarn_is_a_longrope_ladder(d: int = 96, factor: float = 32.0, original_contex
     ladder = longrope(d, phi, phi, original_context, original_context, base)
     return claim_result(f"YaRN (s = {factor:g}) = LongRoPE with s_j = s/(1 + (s - 1) gamma(r_j))",
                         ladder / yarn(d, factor, original_context, base, alpha, beta) - 1)
+
+
+def dynamic_ntk_is_a_longrope_ladder_at_each_length(d: int = 96, original_context: int = 4096,
+                                                     base: float = 10000.0, times=(2, 4, 8)) -> ClaimResult:
+    """At each length L' = k L0 (k in ``times``, each above 1), dynamic NTK's ladder (the paper's form) slows every
+    hand, so it is the LongRoPE ladder with s_j = theta_j/theta'_j >= 1, written out through ``scaling.longrope``;
+    but no two lengths share a list of factors, so LongRoPE's two lists cannot hold it at every length. The
+    deviation adds the relative error of the written-out ladders, the hands a ladder speeds up and the pairs of
+    lengths whose factors coincide."""
+    theta = frequencies(d, base)
+    lists = [theta / dynamic_ntk(d, k * original_context, original_context, base) for k in times]
+    error = max(np.abs(longrope(d, s, s, k * original_context, original_context, base) * s / theta - 1).max()
+                for k, s in zip(times, lists, strict=True))
+    faster = sum(int(np.sum(s < 1 - TOL)) for s in lists)
+    shared = sum(np.allclose(a, b) for i, a in enumerate(lists) for b in lists[i + 1:])
+    lengths = ", ".join(f"{k:g} L0" for k in times)
+    return claim_result(f"dynamic NTK at {lengths}: a LongRoPE ladder with s_j >= 1 at each, a new list at each",
+                        error + faster + shared)
 
 
 def longrope_logit_factor(factor: float = 32.0, original_context: int = 4096) -> ClaimResult:
