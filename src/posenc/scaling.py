@@ -2,16 +2,16 @@ r"""Context extension by rescaling RoPE's angles: one function per published met
 
 A model trained on contexts of ``original_context`` tokens has seen every hand :math:`j` of its clock turn
 through the angles :math:`m\theta_j` for :math:`0 \le m <` ``original_context``. Run it on longer inputs
-and the slow hands, the ones whose wavelength :math:`\lambda_j = 2\pi/\theta_j` exceeds the training
-context, reach angles it never saw. Each method below returns a new frequency ladder
-:math:`\theta'_j`, shape ``(d//2,)``, whose angles :math:`m\theta'_j` replace :math:`m\theta_j`; the methods
-differ in which hands they slow down, and by how much.
+and the slow hands, the ones whose wavelength :math:`\lambda_j = 2\pi/\theta_j` exceeds that original
+context (the length the unscaled ladder was trained at), reach angles it never saw. Each method below returns
+a new frequency ladder :math:`\theta'_j`, shape ``(d//2,)``, whose angles :math:`m\theta'_j` replace
+:math:`m\theta_j`; the methods differ in which hands they slow down, and by how much.
 
 Notation: :math:`s` is the rope ``factor`` by which the methods divide frequencies (position interpolation
-at factor :math:`s` fits :math:`s` times the training context; a released model's factor need not equal its
+at factor :math:`s` fits :math:`s` times the original context; a released model's factor need not equal its
 length ratio, since training on long sequences does the rest), :math:`L_0` the
 ``original_context`` and :math:`r_j = L_0/\lambda_j` the number of full turns hand :math:`j` makes over
-the training context.
+the original context.
 """
 
 from __future__ import annotations
@@ -79,7 +79,7 @@ def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000
     .. math:: s_{\text{eff}} = \text{factor}\cdot\frac{\max(L, L_0)}{L_0} - (\text{factor} - 1),
               \qquad \theta'_j = \text{ntk\_aware}(d, s_{\text{eff}}, b)_j ,
 
-    with :math:`L` = ``seq_len``. Up to the training context :math:`s_{\text{eff}} = 1` and the ladder
+    with :math:`L` = ``seq_len``. Up to the original context :math:`s_{\text{eff}} = 1` and the ladder
     is the original one; beyond it the base grows with the input, so short inputs are never distorted.
     With the default ``factor = 1``, :math:`s_{\text{eff}} = L/L_0` (the form in the YaRN paper); other
     values follow the original post and Hugging Face's ``dynamic`` rope type.
@@ -113,7 +113,7 @@ def yarn(d: int, factor: float, original_context: int, base: float = 10000.0,
          alpha: float = 1.0, beta: float = 32.0) -> np.ndarray:
     r"""YaRN's frequencies, "NTK-by-parts" (Peng et al., 2023, arXiv:2309.00071, §3.2).
 
-    With :math:`r_j = L_0/\lambda_j` the turns of hand :math:`j` over the training context and the ramp
+    With :math:`r_j = L_0/\lambda_j` the turns of hand :math:`j` over the original context and the ramp
 
     .. math:: \gamma(r) = \begin{cases} 0 & r < \alpha \\ 1 & r > \beta \\
               \dfrac{r - \alpha}{\beta - \alpha} & \text{otherwise,} \end{cases} \qquad
@@ -243,7 +243,7 @@ def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: 
     short_factor, long_factor : sequences of ``d/2`` positive numbers
         The rescale factors :math:`s_j`, from the fastest hand to the slowest.
     seq_len, original_context : numbers
-        The input length :math:`L` and the training context :math:`L_0`.
+        The input length :math:`L` and the original context :math:`L_0`.
     base : float
         The base of the ladder.
 
@@ -273,10 +273,11 @@ def _rescale_factors(values, name: str, d: int, who: str) -> np.ndarray:
 
 
 def longrope_attention_scale(factor: float, original_context: int) -> float:
-    r"""LongRoPE's factor on the rotated queries and keys, :math:`\sqrt{1 + \ln s/\ln L_0}`.
+    r"""Phi-3's LongRoPE factor on the rotated queries and keys, :math:`\sqrt{1 + \ln s/\ln L_0}` (the choice of
+    Phi-3's code and Hugging Face's; the LongRoPE paper sets its scaling empirically).
 
     Here :math:`s` is the context's growth (Phi-3: ``max_position_embeddings / original_max_position_embeddings``)
-    and :math:`L_0` the training context. Both queries and keys are multiplied by it, so every logit is
+    and :math:`L_0` the original context. Both queries and keys are multiplied by it, so every logit is
     multiplied by :math:`1 + \ln s/\ln L_0 = \ln(sL_0)/\ln L_0`: the log of the new context over the log of
     the old one. Hugging Face applies it at every length, short inputs included.
 

@@ -44,14 +44,14 @@ def scaled_ladders(theta: np.ndarray, ladders: dict[str, np.ndarray]):
 
 def scaling_ratios(turns: np.ndarray, ratios: dict[str, np.ndarray], factor: float):
     """How much each method slows each hand, :math:`\\theta'_j/\\theta_j`, against the number of turns the
-    hand makes over the training context, :math:`r_j = L_0/\\lambda_j` (log scale, fast hands on the right)."""
+    hand makes over the original context, :math:`r_j = L_0/\\lambda_j` (log scale, fast hands on the right)."""
     fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
     for (name, ratio), colour in zip(ratios.items(), PALETTE, strict=False):
         ax.semilogx(turns, ratio, marker="o", markersize=2.5, linewidth=1.2, color=colour, label=name)
     ax.axvline(1.0, color=MUTED, linestyle=":", linewidth=0.9)
     ax.set_yscale("log", base=2)
     ax.set_ylim(0.8 / factor, 1.25)
-    ax.set_xlabel(r"turns over the training context, $r_j = L_0/\lambda_j$")
+    ax.set_xlabel(r"turns over the original context, $r_j = L_0/\lambda_j$")
     ax.set_ylabel(r"$\theta'_j\,/\,\theta_j$")
     ax.legend(loc="center left", bbox_to_anchor=(1.01, 0.5), fontsize=8.5)
     return fig
