@@ -11,6 +11,9 @@ unchanged notebook, would not even ask. So the script fingerprints the package's
 modules and the data files that travel into outputs, such as the explorers' JavaScript) and, whenever
 the fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
 What no chapter executes leaves the cache alone: the grader, the tests, caches and compiled files.
+Before the build, the notebooks of the table of contents that the cache holds no outputs for are executed
+into it two at a time (jupyter-cache's own worker), so that Sphinx finds them there; one that fails is left
+for the build, which executes it again and reports the failure.
 The build's editions, the HTML and the plain notebooks (``_build/html``, ``_build/notebooks``), are
 rewritten from scratch on every build, so that a page removed from the book does not linger in them.
 """
@@ -19,11 +22,13 @@ from __future__ import annotations
 
 import argparse
 import hashlib
+import multiprocessing
 import shutil
 import subprocess
 import sys
 from pathlib import Path
 
+import yaml
 from course_links import EDITION_FOLDER
 
 PACKAGE = Path("src") / "posenc"
@@ -61,6 +66,35 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
     stamp.write_text(fingerprint)
 
 
+def toc_files(entry) -> list[str]:
+    """Every ``file:`` of a table of contents (``_toc.yml``, read by yaml), in order."""
+    if isinstance(entry, dict):
+        return ([entry["file"]] if "file" in entry else []) + [f for value in entry.values() for f in toc_files(value)]
+    return [f for item in entry for f in toc_files(item)] if isinstance(entry, list) else []
+
+
+def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
+    """Execute the book's notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a
+    time, into that cache, with the timeout of ``_config.yml``; the largest first, so that a long one does not
+    start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
+    from jupyter_cache import get_cache
+    from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
+
+    execute = yaml.safe_load((book / "_config.yml").read_text(encoding="utf-8")).get("execute", {})
+    if execute.get("execute_notebooks") != "cache":
+        return
+    toc = yaml.safe_load((book / "_toc.yml").read_text(encoding="utf-8"))
+    notebooks = [str(nb) for nb in (book / f"{name}.ipynb" for name in toc_files(toc)) if nb.is_file()]
+    cache = get_cache(str(build / ".jupyter_cache"))
+    for notebook in notebooks:
+        cache.add_nb_to_project(notebook)
+    stale = sorted(cache.list_unexecuted(filter_uris=notebooks), key=lambda record: -Path(record.uri).stat().st_size)
+    jobs = [ProcessData(record.pk, record.uri, cache, execute.get("timeout", 30), False) for record in stale]
+    with multiprocessing.Pool(workers) as pool:
+        for _ in pool.imap_unordered(ExecutionWorkerLocalMProc(), jobs):
+            pass
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("book", nargs="?", default=".", type=Path)
@@ -69,6 +103,7 @@ def main() -> int:
     book = args.book.resolve()
     build = (args.path_output.resolve() if args.path_output else book) / "_build"
     invalidate_stale_cache(book, build)
+    execute_ahead(book, build)
     for edition in ("html", EDITION_FOLDER):
         shutil.rmtree(build / edition, ignore_errors=True)
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
