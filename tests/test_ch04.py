@@ -12,7 +12,7 @@ from hypothesis import strategies as st
 
 from posenc.book.claims import ch04 as claims
 from posenc.geometry import block_diagonal_rotation, matrix_powers, random_orthogonal, rotation_form
-from posenc.rotary import rope_matrix
+from posenc.rotary import apply_rope, rope_matrix
 
 seed = st.integers(0, 10_000)
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
@@ -169,3 +169,45 @@ def test_a_half_turn_passes_the_rotation_form_check():
 
 def test_the_chapter_defaults_hold():
     assert claims.rotation_difference_sample().holds
+
+
+def orthogonal_on_half(d: int, n: int, s: int) -> np.ndarray:
+    """Maps that turn the first half of the coordinates by U^m (U orthogonal) and multiply the rest by 2^m."""
+    half = d // 2
+    maps = np.zeros((n, d, d))
+    maps[:, :half, :half] = matrix_powers(random_orthogonal(half, seed=s), n)
+    maps[:, half:, half:] = 2.0 ** np.arange(n)[:, None, None] * np.eye(d - half)
+    return maps
+
+
+@given(seed, st.integers(2, 10), st.integers(3, 12))
+def test_maps_orthogonal_on_a_subspace_alone_see_only_the_offset_there_and_are_not_orthogonal(s, d, n):
+    maps = orthogonal_on_half(d, n, s)
+    on_the_half = np.diag((np.arange(d) < d // 2).astype(float))  # q and k with zeros in the second half
+    assert claims.position_maps_offset_only(maps @ on_the_half).holds
+    assert not claims.position_maps_offset_only(maps).holds
+    assert not claims.powers_of_one_orthogonal(maps).holds
+
+
+@given(seed, width, st.integers(1, 10))
+def test_in_the_rotation_basis_the_block_maps_give_the_scores_of_the_powers(s, d, n):
+    check = claims.scores_in_rotation_basis(random_orthogonal(d, seed=s), n_positions=n, seed=s)
+    assert check.holds, check
+
+
+@given(seed, st.integers(2, 10))
+def test_a_matrix_that_is_not_orthogonal_gives_other_scores_in_the_basis_found(s, d):
+    a = np.random.default_rng(s).standard_normal((d, d)) / np.sqrt(d)
+    assert not claims.scores_in_rotation_basis(a, n_positions=4, seed=s).holds
+
+
+@given(st.integers(1, 64).map(lambda h: 2 * h), st.sampled_from([100.0, 10_000.0, 500_000.0]))
+def test_ropes_theta_1_is_in_rotation_form_with_the_identity_basis(d, base):
+    check = claims.rope_in_rotation_form(d, base)
+    assert check.holds, check
+
+
+def test_the_half_layouts_theta_1_is_not_in_rotation_form_with_the_identity_basis(monkeypatch):
+    monkeypatch.setattr(claims, "apply_rope", lambda x, positions, base: apply_rope(x, positions, base=base,
+                                                                                   layout="half"))
+    assert not claims.rope_in_rotation_form(8).holds

@@ -12,7 +12,7 @@ from transformers import Qwen2Config
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2RotaryEmbedding
 
 from posenc.book.claims import ch08 as claims
-from posenc.precision import angles_in_precision
+from posenc.precision import angles_in_precision, round_to
 from posenc.rotary import apply_rope, interleaved_to_half_rows
 
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
@@ -130,3 +130,29 @@ def test_half_precision_formats_hold_integers_only_up_to_two_to_the_significand_
 @given(n=st.integers(1, 64), half_d=st.integers(1, 32), seed=st.integers(0, 1000))
 def test_the_half_layout_of_reordered_coordinates_is_the_reordered_interleaved_rotation(n, half_d, seed):
     assert claims.layouts_are_one_rotation(n, 2 * half_d, seed=seed).holds
+
+
+@given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12), d=even_d,
+       pad_position=st.one_of(st.integers(-10, 10), st.integers(0, 10**6)), seed=seed)
+def test_a_pads_position_reaches_no_real_tokens_scores_weights_or_output(n_real, n_pad, d, pad_position, seed):
+    assert claims.pads_reach_no_real_token(n_real, n_pad, d, pad_position, seed).holds
+
+
+def test_cosines_of_float32_angles_stored_in_bfloat16_cost_half_a_step_and_start_above_16_bit_angles():
+    assert claims.cosines_stored_in_bfloat16().holds
+    assert claims.cosines_stored_in_bfloat16(d=64, base=10_000.0, context=4096).holds
+
+
+def test_torch_bfloat16_cosines_of_float32_angles_err_by_about_half_a_step_more_than_float32s():
+    """An oracle outside posenc.precision: torch computes the angles and cosines in float32 and casts to bfloat16."""
+    d, base = 128, 500_000.0
+    positions, theta = np.arange(1, 8192.0), base ** (-np.arange(0, d, 2) / d)
+    exact = torch.from_numpy(np.cos(np.outer(positions, theta)))
+    cosines = torch.cos(torch.outer(torch.from_numpy(positions).float(), torch.from_numpy(theta).float()))
+    excess = (cosines.bfloat16().double() - exact).abs() - (cosines.double() - exact).abs()
+    assert 0.9 * 2.0**-9 < excess.max() <= 2.0**-9  # half the bfloat16 step of 2^-8 between 1/2 and 1
+
+
+def test_the_stored_cosines_claim_fails_if_bfloat16_were_float16(monkeypatch):
+    monkeypatch.setattr(claims, "round_to", lambda x, dtype: round_to(x, "float16" if dtype == "bfloat16" else dtype))
+    assert not claims.cosines_stored_in_bfloat16().holds

@@ -18,11 +18,13 @@ from transformers.models.bloom.modeling_bloom import build_alibi_tensor
 from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
 from transformers.models.t5.modeling_t5 import T5Attention
 
+from posenc import relative
 from posenc.alibi import alibi_slopes
 from posenc.book.claims import ch10 as claims
 from posenc.rotary import apply_rope, rope_matrix
 from posenc.rotary_axes import axial_rope, mrope, partial_rope
 from posenc.scores import toeplitz_deviation
+from posenc.xpos import xpos_zeta
 
 seed = st.integers(0, 10_000)
 position = st.integers(-2000, 2000)
@@ -46,6 +48,13 @@ def test_added_absolute_positions_move_with_the_tokens(shift, seed):
     assert not claims.transformer_xl_shift_invariant(shift=shift, seed=seed, scheme="absolute").holds
 
 
+@pytest.mark.parametrize("d_model", [2, 16, 64])
+def test_zero_tokens_with_first_coordinate_projections_score_0_at_the_start_and_sin_squared_1_one_later(d_model):
+    check = claims.absolute_expansion_counterexample(d_model)
+    assert check.holds, check
+    assert "s_00 = 0.000" in check.claim and f"s_11 = {math.sin(1) ** 2:.3f}" in check.claim
+
+
 @given(n=st.integers(2, 300), config=st.sampled_from(T5_CONFIGS), seed=seed)
 def test_t5_bias_depends_only_on_the_offset(n, config, seed):
     bidirectional, num_buckets, max_distance = config
@@ -59,7 +68,8 @@ def test_bucketing_positions_before_subtracting_is_not_offset_only():
 
 def test_t5_defaults_give_eight_own_buckets_behind_seven_ahead_and_both_last_buckets_start_at_91():
     assert claims.t5_bucket_layout(32, 128) == {"exact behind": 8, "last behind": 15, "last behind starts": 91,
-                                                 "exact ahead": 7, "last ahead": 31, "last ahead starts": 91}
+                                                 "exact ahead": 7, "last ahead": 31, "last ahead starts": 91,
+                                                 "ahead set starts": 16, "first ahead used": 17}
     every_bucket = hugging_face_bucket(np.arange(-600, 601), 32, 128)
     assert 16 not in every_bucket and set(every_bucket) == set(range(32)) - {16}  # D = 0 sits in the backward set
 
@@ -81,11 +91,38 @@ def test_t5_bucket_layout_agrees_with_hugging_faces_buckets(num_buckets, max_dis
         last = buckets[-1]
         assert layout[f"exact {side}"] == len(alone) and layout[f"last {side}"] == last
         assert layout[f"last {side} starts"] == np.abs(distances[buckets == last]).min()
+    ahead = hugging_face_bucket(np.arange(1, 4 * max_distance), num_buckets, max_distance)
+    assert layout["first ahead used"] == ahead.min() > layout["ahead set starts"] == num_buckets // 2
+    assert layout["ahead set starts"] not in hugging_face_bucket(np.arange(-600, 601), num_buckets, max_distance)
+
+
+def printed_t5_bucket(distance: int, nu: int, max_distance: int) -> float:
+    """Equation eq-t5-bucket as the chapter prints it, with nu/2 (not nu // 2) and the logarithm in float32."""
+    if distance < nu / 2:
+        return distance
+    spread = np.log(np.float32(distance) / np.float32(nu / 2)) / np.float32(np.log(max_distance / (nu / 2)))
+    return min(nu - 1, nu / 2 + math.floor(spread * np.float32(nu / 2)))
+
+
+@pytest.mark.parametrize("max_distance", [20, 40, 128])
+@pytest.mark.parametrize("nu", [4, 8, 16, 32, 5, 9, 15])
+def test_the_printed_bucket_formula_is_t5s_exactly_when_nu_is_even(nu, max_distance):
+    distances = np.arange(3 * max_distance)
+    code = relative.t5_bucket(-distances, bidirectional=False, num_buckets=nu, max_distance=max_distance)
+    printed = [printed_t5_bucket(int(distance), nu, max_distance) for distance in distances]
+    assert np.array_equal(code, printed) == (nu % 2 == 0)
 
 
 @given(heads=st.integers(1, 64))
 def test_alibi_slopes_follow_the_papers_rule_for_every_head_count(heads):
     assert claims.alibi_slopes_follow_the_rule(heads).holds
+    assert claims.alibi_added_slopes_interleave(heads).holds
+
+
+@pytest.mark.parametrize("heads", [3, 6, 12, 40])
+def test_the_interleaving_check_fails_on_a_geometric_sequence_over_all_heads(heads, monkeypatch):
+    monkeypatch.setattr(claims, "alibi_slopes", lambda h: 2.0 ** (-8 * np.arange(1, h + 1) / h))
+    assert not claims.alibi_added_slopes_interleave(heads).holds
 
 
 @given(heads=st.integers(3, 64).filter(lambda h: not math.log2(h).is_integer()))
@@ -135,9 +172,16 @@ def test_every_heads_alibi_bias_has_constant_diagonals(n, heads):
     assert claims.alibi_bias_toeplitz(n, heads).holds
 
 
-@given(m=position, n=position, shift=position, d=st.sampled_from([8, 64]), seed=seed)
-def test_xpos_scores_depend_only_on_the_offset(m, n, shift, d, seed):
-    assert claims.xpos_scores_depend_on_offset(m, n, shift, d=d, scale_base=4096.0, seed=seed).holds
+@given(m=position, n=position, shift=position, d=st.sampled_from([8, 64]), seed=seed,
+       gamma=st.sampled_from([0.1, 0.4, 1.0, 3.0]))
+def test_xpos_scores_depend_only_on_the_offset(m, n, shift, d, seed, gamma):
+    assert claims.xpos_scores_depend_on_offset(m, n, shift, d=d, scale_base=4096.0, seed=seed, gamma=gamma).holds
+
+
+def test_the_xpos_check_uses_its_gamma_on_both_sides(monkeypatch):
+    monkeypatch.setattr(claims, "xpos_zeta", lambda d, gamma: xpos_zeta(d))  # the formula ignores gamma
+    assert claims.xpos_scores_depend_on_offset(100, 30, 700, gamma=0.4).holds
+    assert not claims.xpos_scores_depend_on_offset(100, 30, 700, gamma=2.0).holds
 
 
 @given(m=st.integers(0, 500), n=st.integers(0, 500), shift=st.integers(50, 500), seed=seed)
@@ -161,6 +205,18 @@ def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
     r = int(d * f)
     assume(r >= 2 and r % 2 == 0)
     assert claims.partial_rotary_depends_on_offset(m, n, shift, d, f, seed).holds
+
+
+@given(n=st.integers(1, 20), d=even_d, f=fraction, seed=seed)
+def test_half_layout_partial_rope_on_reordered_coordinates_is_the_reordered_interleaved_one(n, d, f, seed):
+    r = int(d * f)
+    assume(r >= 2 and r % 2 == 0)
+    assert claims.partial_rotary_layouts_agree(n, d, f, seed).holds
+
+
+def test_half_and_interleaved_partial_rope_differ_without_the_reordering(monkeypatch):
+    monkeypatch.setattr(claims, "interleaved_to_half", np.arange)
+    assert not claims.partial_rotary_layouts_agree(d=96, rotary_fraction=0.25).holds
 
 
 @given(d=st.integers(1, 16).map(lambda h: 4 * h), grid=st.integers(1, 6), seed=seed)
@@ -198,6 +254,17 @@ def test_patch_scores_in_reading_order_are_not_toeplitz_as_a_whole(rows, cols, s
 @given(data=st.data(), seq=st.integers(1, 20), d=even_d, seed=seed)
 def test_mrope_on_text_is_rope(data, seq, d, seed):
     assert claims.mrope_on_text_is_rope(seq, d, data.draw(section_sizes(d)), seed).holds
+
+
+@given(data=st.data(), before=st.integers(1, 5), rows=st.integers(2, 4), cols=st.integers(2, 4),
+       after=st.integers(1, 5), d=even_d, seed=seed)
+def test_mrope_on_text_after_an_image_is_rope_at_the_texts_ids_not_its_indices(data, before, rows, cols, after, d,
+                                                                                seed):
+    ids = claims.mrope_ids([before, (rows, cols), after])
+    text = np.r_[:before, ids.shape[1] - after:ids.shape[1]]
+    sections = data.draw(section_sizes(d))
+    assert claims.mrope_on_text_is_rope(d=d, sections=sections, seed=seed, positions=ids[0, text]).holds
+    assert np.all(ids[0, text[before:]] < text[before:])  # after an image of 2 x 2 or more, ids lag the indices
 
 
 @given(n=st.integers(1, 64), d=st.sampled_from([4, 8, 64, 128]), base=st.sampled_from([100.0, 10_000.0]))

@@ -43,7 +43,7 @@ CHECKED_BY = {
     "thm-long-term-decay": ("long_term_decay_bound_holds",),
     "thm-pi-scaled-positions": ("interpolation_is_scaled_positions",),
     "thm-shaw-toeplitz": ("shaw_repeated_token_toeplitz",),
-    "thm-transformer-xl-offset": ("transformer_xl_shift_invariant",),
+    "thm-transformer-xl-offset": ("transformer_xl_shift_invariant", "absolute_expansion_counterexample"),
     "thm-t5-toeplitz": ("t5_bias_toeplitz",),
     "thm-alibi-toeplitz": ("alibi_bias_toeplitz",),
     "thm-xpos-offset": ("xpos_scores_depend_on_offset",),

@@ -94,10 +94,7 @@ def rotation_form_holds(a) -> ClaimResult:
     reach of one of these, and each of these of a computed eigenvalue). Holds for orthogonal ``a`` only."""
     a = np.asarray(a, dtype=np.float64)
     basis, angles, signs = rotation_form(a)
-    rotations = 2 * len(angles)
-    expected = np.zeros_like(a)
-    expected[:rotations, :rotations] = block_diagonal_rotation(angles)
-    expected[rotations:, rotations:] = np.diag(signs)
+    expected = _block_form(angles, signs)
     predicted = np.concatenate([np.exp(1j * angles), np.exp(-1j * angles), signs])
     distances = np.abs(np.linalg.eigvals(a)[:, None] - predicted[None, :])
     deviations = [np.max(np.abs(basis.T @ basis - np.eye(len(a))), initial=0.0),
@@ -107,3 +104,57 @@ def rotation_form_holds(a) -> ClaimResult:
     # matrices of widths 1 to 12 stayed below 1e-11 per dimension. A matrix that is not orthogonal misses by ~1.
     return claim_result(f"O^T A O = rotations of planes and +-1 entries, d={len(a)}", deviations,
                         1e-10 * max(1, len(a)))
+
+
+def _block_form(angles, signs) -> np.ndarray:
+    """The middle factor of (eq-rotation-forced): rotations of planes by ``angles``, then the ``signs``."""
+    rotations = 2 * len(angles)
+    block = np.zeros((rotations + len(signs),) * 2)
+    block[:rotations, :rotations] = block_diagonal_rotation(angles)
+    block[rotations:, rotations:] = np.diag(signs)
+    return block
+
+
+def scores_in_rotation_basis(a, n_positions: int = 8, d_model: int = 12, seed: int = 0) -> ClaimResult:
+    r"""Another basis buys nothing. With :math:`O`, the angles and the signs that
+    :func:`posenc.geometry.rotation_form` finds for ``a``, and :math:`\Phi_m` the block-diagonal factor built at
+    each position from its own angles :math:`m\varphi_j` and signs :math:`\varepsilon_i^m`, the scores of the
+    powers :math:`A_m = A_1^m`, :math:`(A_m W_Q x_m)^\top (A_n W_K x_n)`, equal
+    :math:`(\Phi_m O^\top W_Q x_m)^\top (\Phi_n O^\top W_K x_n)` for random projections :math:`W_Q, W_K`
+    (``d x d_model``) and tokens :math:`x_m`, at all positions :math:`m, n <` ``n_positions``; the deviation is
+    relative to the largest score. Holds for orthogonal ``a`` only."""
+    a = np.asarray(a, dtype=np.float64)
+    basis, angles, signs = rotation_form(a)
+    rng = np.random.default_rng(seed)
+    w_q, w_k = rng.standard_normal((2, len(a), d_model)) / np.sqrt(d_model)
+    x = rng.standard_normal((n_positions, d_model))
+    powers = matrix_powers(a, n_positions)
+    phi = np.stack([_block_form(m * angles, signs**m) for m in range(n_positions)])
+
+    def scores(maps, w_q, w_k):  # s[m, n] = (maps[m] w_q x_m)^T (maps[n] w_k x_n)
+        queries, keys = (np.einsum("mij,jk,mk->mi", maps, w, x) for w in (w_q, w_k))
+        return queries @ keys.T
+
+    direct = scores(powers, w_q, w_k)
+    in_basis = scores(phi, basis.T @ w_q, basis.T @ w_k)
+    size = max(1.0, float(np.max(np.abs(direct))))
+    return claim_result(f"scores of A_1^m with W_Q, W_K = scores of Phi_m with O^T W_Q, O^T W_K, d={len(a)}",
+                        (direct - in_basis) / size, 1e-10 * len(a) * n_positions)
+
+
+def rope_in_rotation_form(d: int = 64, base: float = 10000.0) -> ClaimResult:
+    r"""RoPE's :math:`\Theta_1` is already in the form (eq-rotation-forced), with :math:`O = I`, :math:`r = d` and
+    :math:`\varphi_{j+1} = \theta_j`: the kernel's matrix (``apply_rope`` at position 1 of the rows of the
+    identity, transposed) and ``rope_matrix(1, d)`` both equal the matrix assembled from the plane rotations
+    :math:`R(\theta_j)` on the diagonal blocks, zero elsewhere; and :func:`posenc.geometry.rotation_form`
+    reads the ladder's angles back from it."""
+    theta = sinusoidal.frequencies(d, base)
+    assembled = np.zeros((d, d))
+    for j, angle in enumerate(theta):
+        assembled[2 * j : 2 * j + 2, 2 * j : 2 * j + 2] = rotation_2d(angle)
+    kernel = apply_rope(np.eye(d), np.ones(d), base=base).T  # column i: Theta_1 e_i
+    found = rotation_form(assembled)
+    return claim_result(f"Theta_1 = diag(R(theta_0), ..., R(theta_(d/2-1))), O = I, d={d}",
+                        [np.max(np.abs(kernel - assembled)), np.max(np.abs(rope_matrix(1, d, base) - assembled)),
+                         np.max(np.abs(np.sort(found.angles) - np.sort(theta))), len(found.signs)],
+                        1e-10 * d)

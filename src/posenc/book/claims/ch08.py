@@ -1,7 +1,8 @@
 """The claims checked in chapter 8, *Serving RoPE*
 
-The KV cache, left padding (and the offsets a padded prompt shows when conventions mix), converting a
-checkpoint between layouts, and integers in low precision.
+The KV cache, left padding (what the pads' positions reach, and the offsets a padded prompt shows when
+conventions mix), converting a checkpoint between layouts, integers in low precision, and what storing cosines
+in bfloat16 costs.
 """
 
 from __future__ import annotations
@@ -10,11 +11,14 @@ import numpy as np
 
 from posenc import attention as att
 from posenc import scores
+from posenc.angle_tables import rotation_angles
 from posenc.decoding import cached_decoding_scores, positions_from_mask
-from posenc.precision import round_to
+from posenc.precision import angles_in_precision, round_to
 from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows, rope_matrix
 
-from .result import ClaimResult, angle_tolerance, claim_result
+from .result import TOL, ClaimResult, angle_tolerance, claim_result
+
+SIGNIFICAND_BITS = {"bfloat16": 8, "float16": 11, "float32": 24}
 
 
 def kv_cache_matches_recompute(n: int = 12, d: int = 16, seed: int = 0) -> ClaimResult:
@@ -43,6 +47,28 @@ def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 1
                                 (next_query @ keys_padded.T - apply_rope(q[n_real:], [n_real]) @ keys_alone.T).ravel()])
     return ClaimResult("left padding, positions from the mask: scores = unpadded scores",
                        float(np.max(np.abs(deviation))), 0.0)
+
+
+def pads_reach_no_real_token(n_real: int = 5, n_pad: int = 3, d: int = 16, pad_position: float = 0,
+                             seed: int = 0) -> ClaimResult:
+    """A prompt padded on the left, its real tokens at their positions from the mask and every pad at
+    ``pad_position`` (``positions_from_mask`` gives 0, Hugging Face's code 1), with the pads masked out as keys:
+    each real token's scores, attention weights and output (random queries, keys and values, the pads' too) are
+    those of the prompt alone. The pads' own query rows, which see no unmasked key, are left out."""
+    rng = np.random.default_rng(seed)
+    q, k, v = rng.standard_normal((3, n_pad + n_real, d))
+    mask = np.r_[np.zeros(n_pad, int), np.ones(n_real, int)]
+    positions = np.where(mask == 1, positions_from_mask(mask), pad_position)
+    real = slice(n_pad, None)
+    queries, keys = apply_rope(q, positions)[real], apply_rope(k, positions)
+    weights = att.attention_weights(queries, keys, (att.causal_mask(n_pad + n_real) & mask.astype(bool))[real])
+    queries_alone, keys_alone = apply_rope(q[real]), apply_rope(k[real])
+    weights_alone = att.attention_weights(queries_alone, keys_alone, att.causal_mask(n_real))
+    return claim_result(f"pads at position {pad_position:g}, masked: real tokens' scores, weights and outputs "
+                        "= the prompt's alone",
+                        np.concatenate([((queries @ keys.T)[:, real] - queries_alone @ keys_alone.T).ravel(),
+                                        weights[:, :n_pad].ravel(), (weights[:, real] - weights_alone).ravel(),
+                                        (weights @ v - weights_alone @ v[real]).ravel()]))
 
 
 def layouts_are_one_rotation(n: int = 12, d: int = 16, base: float = 10000.0, seed: int = 0) -> ClaimResult:
@@ -109,8 +135,29 @@ def integers_exact_up_to(dtype: str) -> ClaimResult:
     """A float format with p significand bits (bfloat16: 8, float16: 11) holds every integer up to 2^p
     exactly, and not 2^p + 1; the deviation is the largest |round(m) - m| over m = 0..2^p, plus 1 if 2^p + 1
     were held."""
-    bits = {"bfloat16": 8, "float16": 11, "float32": 24}[dtype]
+    bits = SIGNIFICAND_BITS[dtype]
     m = np.arange(2**bits + 2, dtype=np.float64)
     error = np.abs(round_to(m, dtype) - m)
     return ClaimResult(f"{dtype}: integers 0..{2**bits} exact, {2**bits + 1} not",
                        float(np.max(error[:-1]) + (error[-1] == 0)), 0.0)
+
+
+def cosines_stored_in_bfloat16(d: int = 128, base: float = 500_000.0, context: int = 8192) -> ClaimResult:
+    r"""Cosines of angles computed in float32, held in float32 and then rounded to bfloat16: at every position
+    :math:`1 \le m <` ``context`` and on every hand, their error against float64 exceeds that of the float32
+    cosines by at most half a bfloat16 step near 1, :math:`2^{-9}` (numbers in :math:`[1/2, 1)` lie
+    :math:`2^{-8}` apart, with 8 significand bits); and at :math:`m = 1` their largest error is above the largest
+    error of cosines (in float64) of angles computed in bfloat16, float16 or float32. The deviation is the larger
+    excess over the bound or over the stored cosines' error at :math:`m = 1`."""
+    positions = np.arange(1, context)
+    exact = np.cos(rotation_angles(positions, d, base))
+    errors = {dtype: np.abs(np.cos(angles_in_precision(positions, d, base, dtype)) - exact)
+              for dtype in ("bfloat16", "float16", "float32")}
+    in_float32 = round_to(np.cos(angles_in_precision(positions, d, base, "float32")), "float32")
+    stored = np.abs(round_to(in_float32, "bfloat16") - exact)
+    half_step = 2.0 ** -(SIGNIFICAND_BITS["bfloat16"] + 1)
+    first = max(error[0].max() for error in errors.values()) - stored[0].max()
+    return claim_result(f"cos of float32 angles stored in bfloat16, d={d}, base {base:g}: error <= float32's + 2^-9, "
+                        "and at m = 1 above the angles' own in every format",
+                        [max(float(np.max(stored - np.abs(in_float32 - exact))) - half_step, 0.0), max(first, 0.0)],
+                        TOL)

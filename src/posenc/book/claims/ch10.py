@@ -62,6 +62,21 @@ def transformer_xl_shift_invariant(n: int = 8, d: int = 8, d_model: int = 16, sh
                         scores_of(before)[shift:, shift:] - scores_of(x), 1e-12 * (1 + n + shift))
 
 
+def absolute_expansion_counterexample(d_model: int = 16, base: float = 10000.0) -> ClaimResult:
+    r"""The expansion of added absolute positions is not offset-only: with tokens :math:`x = 0` and
+    :math:`W_Q = W_K = e_0^\top` (queries and keys of width one), the score is
+    :math:`\mathrm{PE}(m)_0\,\mathrm{PE}(n)_0 = \sin(m\theta_0)\sin(n\theta_0)`, :math:`\theta_0 = 1`: 0 at
+    :math:`m = n = 0` and :math:`\sin^2 1` at :math:`m = n = 1`, one offset and two scores. The deviation compares the
+    scores of positions 0 and 1, computed from the expansion, with that product, and
+    :math:`s_{11} - s_{00}` with :math:`\sin^2 1`."""
+    first = np.eye(1, d_model)  # e_0^T
+    s = _absolute_scores(np.zeros((2, d_model)), first, first, base)
+    sines = np.sin(np.arange(2.0))
+    return claim_result(f"added absolute positions, x = 0, W_Q = W_K = e_0^T: s_00 = {s[0, 0]:.3f}, "
+                        f"s_11 = {s[1, 1]:.3f} = sin^2 1",
+                        [np.max(np.abs(s - np.outer(sines, sines))), s[1, 1] - s[0, 0] - np.sin(1.0) ** 2])
+
+
 def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 128, bidirectional: bool = True,
                      seed: int = 0, bucket: str = "offset") -> ClaimResult:
     """T5's bias ``B[m, n] = b[bucket(n - m)]`` (random ``b``) has constant diagonals. With
@@ -80,7 +95,8 @@ def t5_bias_toeplitz(n: int = 160, num_buckets: int = 32, max_distance: int = 12
 def t5_bucket_layout(num_buckets: int = 32, max_distance: int = 128) -> dict[str, int]:
     """How T5's bidirectional buckets of the offset ``n - m`` fall on each side of the query: how many offsets
     have a bucket of their own behind it (0, -1, -2, ...) and ahead of it (1, 2, ...), the last bucket on each
-    side, and the distance at which that bucket starts."""
+    side, and the distance at which that bucket starts; the first bucket of the forward set (``num_buckets // 2``)
+    and the first bucket an offset ahead uses (a higher one: offset 0 belongs to the backward set)."""
     options = {"bidirectional": True, "num_buckets": num_buckets, "max_distance": max_distance}
     distance = np.arange(4 * max_distance + 1)
     sides = {"behind": t5_bucket(-distance, **options), "ahead": t5_bucket(distance[1:], **options)}
@@ -91,7 +107,22 @@ def t5_bucket_layout(num_buckets: int = 32, max_distance: int = 128) -> dict[str
         layout[f"exact {side}"] = int(np.sum(counts == 1))
         layout[f"last {side}"] = int(buckets[-1])
         layout[f"last {side} starts"] = int(first[side] + np.argmax(buckets == buckets[-1]))
+    layout["ahead set starts"] = num_buckets // 2
+    layout["first ahead used"] = int(sides["ahead"].min())
     return layout
+
+
+def alibi_added_slopes_interleave(n_heads: int) -> ClaimResult:
+    """For ``H`` heads not a power of two, the slopes ALiBi adds to those of the largest power of two ``H' < H``
+    fall in place: the first lies above the largest base slope, each later one strictly between two neighbouring
+    base slopes. The deviation counts the added slopes out of place (none for a power of two)."""
+    slopes = alibi_slopes(n_heads)
+    base_heads = 2 ** (int(n_heads).bit_length() - 1)  # H'
+    base, added = slopes[:base_heads], slopes[base_heads:]
+    between = [np.any((base[1:] < slope) & (slope < base[:-1])) for slope in added[1:]]
+    misplaced = int(added.size > 0 and added[0] <= base.max()) + between.count(False)
+    return ClaimResult(f"ALiBi, {n_heads} heads: the first added slope above the base slopes, the rest between them",
+                       float(misplaced), 0.0)
 
 
 def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
@@ -116,18 +147,19 @@ def alibi_slopes_follow_the_rule(n_heads: int) -> ClaimResult:
 
 
 def xpos_scores_depend_on_offset(m: float, n: float, shift: float, d: int = 64, scale_base: float = 512.0,
-                                 seed: int = 0, key_role: str = "key") -> ClaimResult:
+                                 seed: int = 0, key_role: str = "key", gamma: float = 0.4) -> ClaimResult:
     r"""The xPos score of ``q`` at ``m`` and ``k`` at ``n`` equals the score at ``m + shift``, ``n + shift``, and
     equals :math:`\sum_j \zeta_j^{(m-n)/\kappa}\,q_{[j]}^\top R((n-m)\theta_j) k_{[j]}` (relative deviations),
-    :math:`\kappa` the ``scale_base``. With ``key_role="query"`` the keys are scaled like the queries, by
-    :math:`\zeta^{+n/\kappa}`, and the check fails."""
+    :math:`\kappa` the ``scale_base``, :math:`\zeta_j` made with ``gamma``. With ``key_role="query"`` the keys are
+    scaled like the queries, by :math:`\zeta^{+n/\kappa}`, and the check fails."""
     rng = np.random.default_rng(seed)
     q, k = rng.standard_normal((2, 1, d))
 
     def score(a: float, b: float) -> float:
-        return float(xpos(q, [a], scale_base=scale_base)[0] @ xpos(k, [b], role=key_role, scale_base=scale_base)[0])
+        options = {"scale_base": scale_base, "gamma": gamma}
+        return float(xpos(q, [a], **options)[0] @ xpos(k, [b], role=key_role, **options)[0])
 
-    factors = np.repeat(xpos_zeta(d) ** ((m - n) / scale_base), 2)
+    factors = np.repeat(xpos_zeta(d, gamma) ** ((m - n) / scale_base), 2)
     relative = float(q[0] @ (rope_matrix(n - m, d) * factors[:, None]) @ k[0])
     size = abs(relative) + 1.0
     sign = "-" if key_role == "key" else "+"
@@ -185,6 +217,27 @@ def partial_rotary_depends_on_offset(m: float, n: float, shift: float, d: int = 
                         np.sqrt(d) * angle_tolerance(m, n, shift))
 
 
+def partial_rotary_layouts_agree(n: int = 12, d: int = 64, rotary_fraction: float = 0.25,
+                                  seed: int = 0) -> ClaimResult:
+    r"""Partial RoPE in the half layout on vectors whose :math:`r` rotated coordinates are reordered by
+    ``interleaved_to_half(r)`` (the rest left in place), :math:`P`, is the interleaved result reordered the same
+    way: :math:`\operatorname{rope}_{\text{half}}(Px) = P\operatorname{rope}_{\text{interleaved}}(x)`, for
+    random :math:`x` at positions 0 to ``n - 1``; so the half layout's scores of :math:`Pq`, :math:`Pk` are the
+    interleaved scores of :math:`q`, :math:`k`. The deviation also compares those two score matrices."""
+    r = int(d * rotary_fraction)
+    p = np.r_[interleaved_to_half(r), np.arange(r, d)]
+    q, k = np.random.default_rng(seed).standard_normal((2, n, d))
+
+    def turned(x, layout):
+        return partial_rope(x, rotary_fraction=rotary_fraction, layout=layout)
+
+    half_scores = turned(q[:, p], "half") @ turned(k[:, p], "half").T
+    return claim_result(f"partial RoPE, {r} of {d} dims: half(P x) = P interleaved(x), P = interleaved_to_half({r})",
+                        [np.max(np.abs(turned(q[:, p], "half") - turned(q, "interleaved")[:, p])),
+                         np.max(np.abs(half_scores - turned(q, "interleaved") @ turned(k, "interleaved").T))],
+                        angle_tolerance(n) * d)
+
+
 def axial_scores_depend_on_2d_offset(d: int = 64, grid: int = 8, seed: int = 0) -> ClaimResult:
     """Over every pair of patches of a ``grid x grid`` image, the 2-D RoPE score of one query and one key
     vector depends only on the 2-D offset: the deviation is the largest distance of a score from the mean
@@ -231,12 +284,16 @@ def patch_scores_block_toeplitz(rows: int = 4, cols: int = 5, d: int = 64, secti
                         [across, within], np.sqrt(d) * angle_tolerance(rows, cols))
 
 
-def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed: int = 0) -> ClaimResult:
-    """M-RoPE with three equal ids per token (text) is ``apply_rope``, bit for bit (tolerance 0)."""
-    x = np.random.default_rng(seed).standard_normal((seq, d))
-    ids = np.tile(np.arange(seq), (3, 1))
-    return claim_result(f"M-RoPE with sections {tuple(sections)} and equal ids = RoPE", mrope(x, ids, sections)
-                        - apply_rope(x), 0.0)
+def mrope_on_text_is_rope(seq: int = 16, d: int = 64, sections=(8, 12, 12), seed: int = 0,
+                          positions=None) -> ClaimResult:
+    """M-RoPE with three equal ids per token (text), ``p(m)`` from ``positions`` (default ``0, ..., seq - 1``),
+    is ``apply_rope`` at the positions ``p(m)``, bit for bit (tolerance 0)."""
+    positions = np.arange(seq) if positions is None else np.asarray(positions)
+    x = np.random.default_rng(seed).standard_normal((len(positions), d))
+    ids = np.tile(positions, (3, 1))
+    where = "" if np.array_equal(positions, np.arange(len(positions))) else f" {positions.tolist()}"
+    return claim_result(f"M-RoPE with sections {tuple(sections)} and equal ids{where} = RoPE at those ids",
+                        mrope(x, ids, sections) - apply_rope(x, positions), 0.0)
 
 
 def mrope_ids(segments) -> np.ndarray:
