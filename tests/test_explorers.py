@@ -208,7 +208,7 @@ def test_rope_still_shows_the_state_and_readouts_of_its_explorer(m, n, pair):
 
     explorer = RopeExplorer(m=m, n=n, pair=pair)
     texts, readouts = still_texts(explorer), explorer.readouts()
-    assert f"query position m = {m}, key position n = {n}, pair i = {pair}" in texts
+    assert f"query position m = {m}, key position n = {n}, pair j = {pair}" in texts
     assert fmt(readouts["full_dot"]) in texts and fmt(readouts["pair_dot"]) in texts
 
 

@@ -150,7 +150,7 @@ class SinusoidalExplorer(_Explorer):
 class RopeExplorer(_Explorer):
     r"""RoPE on one pair of a query and a key: positions ``m`` and ``n``, pair ``pair``, "Both +1" and "Both +5".
 
-    Pair :math:`i` of ``q`` turns by :math:`m\theta_i` and pair :math:`i` of ``k`` by :math:`n\theta_i`.
+    Pair :math:`j` of ``q`` turns by :math:`m\theta_j` and pair :math:`j` of ``k`` by :math:`n\theta_j`.
     Both the pair's dot product and the full score :math:`(\Theta_m q)\cdot(\Theta_n k) = q^\top\Theta_{n-m}k`
     depend on the positions only through :math:`n - m`, so moving both by the same amount changes neither.
 
@@ -206,8 +206,8 @@ class RopeExplorer(_Explorer):
         return _check_range("RopeExplorer", "pair", proposal["value"], 0, self.d // 2 - 1)
 
     def readouts(self) -> dict[str, float | list]:
-        r"""The numbers the page shows, from :func:`posenc.rotary.apply_rope`: :math:`\theta_i`, the angles
-        :math:`m\theta_i` and :math:`n\theta_i`, the offset :math:`n - m`, pair :math:`i` of ``q`` and ``k``
+        r"""The numbers the page shows, from :func:`posenc.rotary.apply_rope`: :math:`\theta_j`, the angles
+        :math:`m\theta_j` and :math:`n\theta_j`, the offset :math:`n - m`, pair :math:`j` of ``q`` and ``k``
         before and after rotation, the pair's dot product and the full :math:`(\Theta_m q)\cdot(\Theta_n k)`."""
         q, k = np.asarray(self.q), np.asarray(self.k)
         q_rot = apply_rope(q[None], [self.m], base=self.base)[0]

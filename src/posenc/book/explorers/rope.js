@@ -1,5 +1,5 @@
-// The RoPE explorer: query position m, key position n and one pair i of a 64-dimensional query and key.
-// Pair i of q turns by m·theta_i and pair i of k by n·theta_i; the dot products depend on n - m only.
+// The RoPE explorer: query position m, key position n and one pair j of a 64-dimensional query and key.
+// Pair j of q turns by m·theta_j and pair j of k by n·theta_j; the dot products depend on n - m only.
 // Mirrored by posenc.book.explorers.RopeExplorer.readouts().
 
 const STATE_R = ["d", "base", "q", "k", "m", "n", "pair", "max_position"];
@@ -42,7 +42,7 @@ function render({ model, el }) {
   const d = model.get("d");
   const m = slider(model, "m", "query position m", 0, model.get("max_position"));
   const n = slider(model, "n", "key position n", 0, model.get("max_position"));
-  const pair = slider(model, "pair", "dimension pair i", 0, d / 2 - 1);
+  const pair = slider(model, "pair", "dimension pair j", 0, d / 2 - 1);
   const steps = [1, 5].map((step) => {
     const button = html("button", { type: "button", class: "pe-button", "data-control": `both+${step}` },
       [`Both +${step}`]);
@@ -57,15 +57,15 @@ function render({ model, el }) {
   const plane = svg("svg", { viewBox: "-1.3 -1.3 2.6 2.6", class: "pe-plane", role: "img" });
   const planeCaption = html("figcaption", {});
   const rows = {
-    theta: readout("theta", "frequency \u03b8_i"),
-    angle_q: readout("angle_q", "query turns by m\u00b7\u03b8_i"),
-    angle_k: readout("angle_k", "key turns by n\u00b7\u03b8_i"),
+    theta: readout("theta", "frequency \u03b8_j"),
+    angle_q: readout("angle_q", "query turns by m\u00b7\u03b8_j"),
+    angle_k: readout("angle_k", "key turns by n\u00b7\u03b8_j"),
     offset: readout("offset", "offset n \u2212 m"),
-    q_before: readout("q_before", "pair i of q, before"),
-    k_before: readout("k_before", "pair i of k, before"),
-    q_after: readout("q_after", "pair i of q, after"),
-    k_after: readout("k_after", "pair i of k, after"),
-    pair_dot: readout("pair_dot", "pair i dot product"),
+    q_before: readout("q_before", "pair j of q, before"),
+    k_before: readout("k_before", "pair j of k, before"),
+    q_after: readout("q_after", "pair j of q, after"),
+    k_after: readout("k_after", "pair j of k, after"),
+    pair_dot: readout("pair_dot", "pair j dot product"),
     full_dot: readout("full_dot", "full q\u00b7k (all dimensions)"),
   };
   const root = html("div", { class: "posenc-explorer", "data-explorer": "rope" }, [
@@ -82,25 +82,25 @@ function render({ model, el }) {
     const base = model.get("base");
     const q = model.get("q");
     const k = model.get("k");
-    const [mm, nn, i, top] = ["m", "n", "pair", "max_position"].map((name) => model.get(name));
+    const [mm, nn, j, top] = ["m", "n", "pair", "max_position"].map((name) => model.get(name));
     const theta = frequencies(model.get("d"), base);
     const qRot = applyRope(q, mm, theta);
     const kRot = applyRope(k, nn, theta);
-    const before = [[q[2 * i], q[2 * i + 1]], [k[2 * i], k[2 * i + 1]]];
-    const after = [[qRot[2 * i], qRot[2 * i + 1]], [kRot[2 * i], kRot[2 * i + 1]]];
+    const before = [[q[2 * j], q[2 * j + 1]], [k[2 * j], k[2 * j + 1]]];
+    const after = [[qRot[2 * j], qRot[2 * j + 1]], [kRot[2 * j], kRot[2 * j + 1]]];
 
     syncSlider(m, mm, top);
     syncSlider(n, nn, top);
-    syncSlider(pair, i);
+    syncSlider(pair, j);
     for (const { step, button } of steps) button.disabled = Math.max(mm, nn) + step > top;
     drawPlane(plane, before, after);
-    plane.setAttribute("aria-label", `Pair ${i} of the query (orange) and key (blue) in the plane: dashed before `
-      + `rotation, solid after turning by ${fmt(mm * theta[i], 2)} and ${fmt(nn * theta[i], 2)} radians.`);
-    planeCaption.textContent = `Dashed: pair ${i} before rotation. Solid: after. The angle between q and k `
-      + `changes by (n \u2212 m)\u00b7\u03b8_i = ${fmt((nn - mm) * theta[i], 3)} rad.`;
-    setReadout(rows.theta.output, theta[i], `${fmt(theta[i], 6)} rad per position`);
-    setReadout(rows.angle_q.output, mm * theta[i], `${fmt(mm * theta[i])} rad`);
-    setReadout(rows.angle_k.output, nn * theta[i], `${fmt(nn * theta[i])} rad`);
+    plane.setAttribute("aria-label", `Pair ${j} of the query (orange) and key (blue) in the plane: dashed before `
+      + `rotation, solid after turning by ${fmt(mm * theta[j], 2)} and ${fmt(nn * theta[j], 2)} radians.`);
+    planeCaption.textContent = `Dashed: pair ${j} before rotation. Solid: after. The angle between q and k `
+      + `changes by (n \u2212 m)\u00b7\u03b8_j = ${fmt((nn - mm) * theta[j], 3)} rad.`;
+    setReadout(rows.theta.output, theta[j], `${fmt(theta[j], 6)} rad per position`);
+    setReadout(rows.angle_q.output, mm * theta[j], `${fmt(mm * theta[j])} rad`);
+    setReadout(rows.angle_k.output, nn * theta[j], `${fmt(nn * theta[j])} rad`);
     setReadout(rows.offset.output, nn - mm, String(nn - mm).replace("-", "\u2212"));
     setReadout(rows.q_before.output, before[0], fmtPair(before[0]));
     setReadout(rows.k_before.output, before[1], fmtPair(before[1]));

@@ -126,18 +126,18 @@ def sinusoidal_still(explorer) -> Figure:
 
 def rope_still(explorer) -> Figure:
     """The RoPE explorer: pair ``pair`` of the query and the key before (dashed) and after (solid) rotation
-    by :math:`m\\theta_i` and :math:`n\\theta_i`, and the readouts."""
+    by :math:`m\\theta_j` and :math:`n\\theta_j`, and the readouts."""
     readouts = explorer.readouts()
-    m, n, i = explorer.m, explorer.n, explorer.pair
-    title = f"Rotary position embedding (query position m = {m}, key position n = {n}, pair i = {i})"
+    m, n, j = explorer.m, explorer.n, explorer.pair
+    title = f"Rotary position embedding (query position m = {m}, key position n = {n}, pair j = {j})"
     figure, (plane,) = _figure(title, 1, [
-        ("frequency θ_i", f"{fmt(readouts['theta'], 6)} rad per position"),
-        ("query turns by m·θ_i", f"{fmt(readouts['angle_q'])} rad"),
-        ("key turns by n·θ_i", f"{fmt(readouts['angle_k'])} rad"),
+        ("frequency θ_j", f"{fmt(readouts['theta'], 6)} rad per position"),
+        ("query turns by m·θ_j", f"{fmt(readouts['angle_q'])} rad"),
+        ("key turns by n·θ_j", f"{fmt(readouts['angle_k'])} rad"),
         ("offset n − m", str(readouts["offset"]).replace("-", "\u2212")),
-        ("pair i of q", f"{_pair(readouts['q_before'])} → {_pair(readouts['q_after'])}"),
-        ("pair i of k", f"{_pair(readouts['k_before'])} → {_pair(readouts['k_after'])}"),
-        ("pair i dot product", fmt(readouts["pair_dot"])),
+        ("pair j of q", f"{_pair(readouts['q_before'])} → {_pair(readouts['q_after'])}"),
+        ("pair j of k", f"{_pair(readouts['k_before'])} → {_pair(readouts['k_after'])}"),
+        ("pair j dot product", fmt(readouts["pair_dot"])),
         ("full q·k (all dimensions)", fmt(readouts["full_dot"])),
     ])
     _plane(plane, 1.3)
@@ -145,7 +145,7 @@ def rope_still(explorer) -> Figure:
     for name, color in (("q", QUERY), ("k", KEY)):
         _arrow(plane, np.asarray(readouts[f"{name}_before"]) / radius, color, dashed=True)
         _arrow(plane, np.asarray(readouts[f"{name}_after"]) / radius, color, dashed=False, label=name)
-    plane.set_title(f"pair {i} in the plane. Dashed: before rotation. Solid: after.", fontsize=9)
+    plane.set_title(f"pair {j} in the plane. Dashed: before rotation. Solid: after.", fontsize=9)
     return figure
 
 
