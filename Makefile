@@ -108,9 +108,10 @@ check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, claims, model ans
 	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -q -n auto -m "$(CHECK_MARKS)"
 
 # The whole suite, on every core (pytest-xdist; each file's tests on one worker, so that a module's fixture is
-# made once). The PDF comes first: the HTML build copies it into the site and links to it from the intro page.
+# made once; the files handed out in the order tests/conftest.py gives, the slowest needs first, not re-sorted by
+# their number of tests). The PDF comes first: the HTML build copies it into the site and links to it.
 test: $(VENV)/.test npm-tools pdf book browser sandbox  ## the whole suite: package, notebooks, exercises, site, PDF
-	$(PY) -m pytest -n auto --dist loadfile
+	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
 # Publish the built site (make book first): _build/html as it is, plus .nojekyll, as the only commit of REMOTE's
 # gh-pages branch (a git URL, a remote's name or a path). GitHub Pages then serves it; see .github/workflows/.
