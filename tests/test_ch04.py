@@ -26,9 +26,18 @@ def test_rotation_transpose_times_rotation_is_rotation_by_difference(m, n, theta
     assert claims.rotation_difference(m, n, theta).holds
 
 
-@given(seed=seed, max_position=st.integers(1, 20_000))
-def test_plane_rotations_compose_by_difference(seed, max_position):
-    assert claims.rotation_difference_sample(n_samples=500, max_position=max_position, seed=seed).holds
+@given(seed=seed, max_position=st.integers(1, 20_000), theta_max=st.floats(1e-3, 2 * np.pi))
+def test_plane_rotations_compose_by_difference(seed, max_position, theta_max):
+    assert claims.rotation_difference_sample(n_samples=500, max_position=max_position, theta_max=theta_max,
+                                             seed=seed).holds
+
+
+@pytest.mark.parametrize("theta_max", [0.01, 1.0, np.pi])
+def test_the_sampled_angles_stay_below_theta_max_and_come_near_it(theta_max):
+    """The tolerance is 1e-13 (1 + max |m theta| + max |n theta|): it reads the largest angles drawn."""
+    max_position = 4096
+    tolerance = claims.rotation_difference_sample(max_position=max_position, theta_max=theta_max).tolerance
+    assert 1e-13 * (1 + 1.9 * max_position * theta_max) < tolerance <= 1e-13 * (1 + 2 * max_position * theta_max)
 
 
 @given(st.floats(-1e4, 1e4, allow_nan=False), even_d, st.integers(0, 2**32 - 1))

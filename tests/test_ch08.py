@@ -8,15 +8,20 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from transformers import Qwen2Config
+from transformers import GenerationMixin, LlamaConfig, Qwen2Config, Qwen3Config
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2RotaryEmbedding
+from transformers.models.qwen3.modeling_qwen3 import Qwen3Attention, Qwen3RotaryEmbedding
 
 from posenc.book.claims import ch08 as claims
+from posenc.decoding import positions_from_mask
 from posenc.precision import angles_in_precision, round_to
-from posenc.rotary import apply_rope, interleaved_to_half_rows
+from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows
+from posenc.rotary_axes import partial_rope
 
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
 seed = st.integers(0, 10_000)
+RMS_EPS = 1e-6  # QK-norm's epsilon, in the oracle and in Qwen3's config
 
 
 @given(n=st.integers(1, 20), d=even_d, seed=seed)
@@ -29,6 +34,32 @@ def test_left_padding_with_positions_from_the_mask_changes_no_score(n_real, n_pa
     assert claims.left_padding_with_mask_positions(n_real, n_pad, d, seed).holds
 
 
+@given(rows=st.lists(st.tuples(st.integers(0, 6), st.integers(1, 6)), min_size=1, max_size=4))
+def test_transformers_generate_puts_pads_and_tokens_where_positions_from_mask_does(rows):
+    """transformers 5's generate (``_prepare_position_ids_for_generation``, which never reads ``self``): pads at 0."""
+    width = max(n_pad + n_real for n_pad, n_real in rows)
+    mask = np.array([[0] * (width - n_real) + [1] * n_real for _, n_real in rows])
+    ids = torch.zeros(mask.shape, dtype=torch.long)
+    by_transformers = GenerationMixin._prepare_position_ids_for_generation(None, ids,
+                                                                           {"attention_mask": torch.from_numpy(mask)})
+    np.testing.assert_array_equal(by_transformers.numpy(), positions_from_mask(mask))
+
+
+def test_hugging_face_casts_cosines_computed_in_float32_to_the_models_format():
+    """Llama's rotary embedding in a bfloat16 model returns its float32 cosines and sines rounded to bfloat16:
+    nothing before that final cast runs in bfloat16 (angles in bfloat16 would miss by up to 2)."""
+    d, base, n = 128, 500_000.0, 8192
+    config = LlamaConfig(hidden_size=d, num_attention_heads=1, head_dim=d,
+                         rope_parameters={"rope_type": "default", "rope_theta": base})
+    embedding, positions = LlamaRotaryEmbedding(config), torch.arange(n)[None]
+    in_bfloat16 = embedding(torch.zeros(1, n, d, dtype=torch.bfloat16), positions)
+    in_float32 = embedding(torch.zeros(1, n, d), positions)
+    for low, high in zip(in_bfloat16, in_float32, strict=True):
+        assert low.dtype == torch.bfloat16 and torch.equal(low, high.bfloat16())
+    exact = np.cos(np.outer(np.arange(n), base ** (-np.arange(0, d, 2) / d)))
+    assert np.abs(in_float32[0][0, :, : d // 2].double().numpy() - exact).max() < 1e-3
+
+
 def test_meta_to_hugging_face_row_permutation_matches_the_conversion_scripts_reshape():
     # Hugging Face's convert_llama_weights_to_hf: w.view(heads, d/2, 2, in).transpose(1, 2).reshape(heads*d, in)
     heads, head_dim, d_in = 3, 8, 5
@@ -38,36 +69,80 @@ def test_meta_to_hugging_face_row_permutation_matches_the_conversion_scripts_res
 
 
 @given(kv_heads=st.integers(1, 3), group=st.integers(1, 3), head_dim=st.integers(1, 12).map(lambda h: 2 * h),
-       bias=st.booleans(), seed=seed)
-def test_permuting_w_q_and_w_k_rows_and_biases_makes_half_rope_give_interleaved_scores(kv_heads, group, head_dim,
-                                                                                        bias, seed):
+       bias=st.booleans(), qk_norm=st.booleans(), seed=seed)
+def test_permuting_w_q_and_w_k_rows_biases_and_gains_makes_half_rope_give_interleaved_scores(kv_heads, group,
+                                                                                              head_dim, bias, qk_norm,
+                                                                                              seed):
     assert claims.checkpoint_conversion(kv_heads * group, head_dim, d_model=16, n=6, seed=seed, n_kv_heads=kv_heads,
-                                        bias=bias).holds
+                                        bias=bias, qk_norm=qk_norm).holds
 
 
-def qwen2_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: int, head_dim: int) -> np.ndarray:
-    """Hugging Face's Qwen2 attention layer (half layout, q/k/v biases, grouped-query heads): its causal
+@given(kv_heads=st.integers(1, 3), group=st.integers(1, 3), head_dim=st.integers(2, 12).map(lambda h: 2 * h),
+       seed=seed)
+def test_qk_norm_gains_left_in_place_change_the_converted_scores(kv_heads, group, head_dim, seed):
+    check = claims.checkpoint_conversion(kv_heads * group, head_dim, d_model=16, n=6, seed=seed, n_kv_heads=kv_heads,
+                                         qk_norm=True, reorder_gains=False)
+    assert check.max_deviation > 1e6 * check.tolerance
+
+
+@given(quarters=st.integers(1, 4), head_dim=st.integers(1, 6).map(lambda h: 8 * h), qk_norm=st.booleans(),
+       seed=seed)
+def test_under_partial_rotary_permuting_the_rotated_rows_alone_gives_interleaved_scores(quarters, head_dim, qk_norm,
+                                                                                        seed):
+    assert claims.checkpoint_conversion(2, head_dim, d_model=16, n=6, seed=seed, rotary_fraction=quarters / 4,
+                                        qk_norm=qk_norm).holds
+
+
+def test_under_partial_rotary_permuting_every_row_of_the_head_changes_the_scores():
+    head_dim, fraction = 16, 0.5
+    rng = np.random.default_rng(0)
+    q, k = rng.standard_normal((2, 8, head_dim))
+    every_row = interleaved_to_half(head_dim)
+
+    def scores(q, k, layout):
+        turned_q, turned_k = (partial_rope(u, rotary_fraction=fraction, layout=layout) for u in (q, k))
+        return turned_q @ turned_k.T
+
+    assert np.max(np.abs(scores(q[:, every_row], k[:, every_row], "half") - scores(q, k, "interleaved"))) > 0.1
+
+
+def hugging_face_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: int, head_dim: int,
+                                   gains=None) -> np.ndarray:
+    """Hugging Face's attention layer (half layout, q/k/v biases, grouped-query heads) of Qwen2, or of Qwen3
+    with QK-norm when ``gains`` (the q and k norms' weights, each of width ``head_dim``) are given: its causal
     attention weights, shape (heads, n, n), for tokens ``x`` (n, d_model) and the given q and k projections."""
-    config = Qwen2Config(hidden_size=x.shape[1], num_attention_heads=heads, num_key_value_heads=kv_heads,
-                         head_dim=head_dim, rope_parameters={"rope_type": "default", "rope_theta": 10_000.0})
+    shape = {"hidden_size": x.shape[1], "num_attention_heads": heads, "num_key_value_heads": kv_heads,
+             "head_dim": head_dim, "rope_parameters": {"rope_type": "default", "rope_theta": 10_000.0}}
+    if gains is None:
+        config, attention, rotary = Qwen2Config(**shape), Qwen2Attention, Qwen2RotaryEmbedding
+    else:
+        config = Qwen3Config(**shape, attention_bias=True, rms_norm_eps=RMS_EPS)
+        attention, rotary = Qwen3Attention, Qwen3RotaryEmbedding
     config._attn_implementation = "eager"
-    layer = Qwen2Attention(config, layer_idx=0).double()
+    layer = attention(config, layer_idx=0).double()
     n = x.shape[0]
     with torch.no_grad():
         for linear, w, b in ((layer.q_proj, w_q, b_q), (layer.k_proj, w_k, b_k)):
             linear.weight.copy_(torch.from_numpy(w))
             linear.bias.copy_(torch.from_numpy(b))
+        for norm, g in zip((getattr(layer, "q_norm", None), getattr(layer, "k_norm", None)), gains or (), strict=False):
+            norm.weight.copy_(torch.from_numpy(g))
         hidden = torch.from_numpy(x)[None]
-        cos_sin = Qwen2RotaryEmbedding(config)(hidden, torch.arange(n)[None])
+        cos_sin = rotary(config)(hidden, torch.arange(n)[None])
         mask = torch.full((n, n), float("-inf"), dtype=torch.float64).triu(1)[None, None]
         return layer(hidden, cos_sin, mask)[1][0].numpy()
 
 
-def interleaved_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: int, head_dim: int) -> np.ndarray:
-    """Causal softmax of interleaved RoPE scores (Meta's layout), query head h reading key head h // group."""
+def interleaved_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: int, head_dim: int,
+                                  gains=None) -> np.ndarray:
+    """Causal softmax of interleaved RoPE scores (Meta's layout), query head h reading key head h // group; with
+    ``gains``, each head's query and key first pass through RMS normalisation times the gain (QK-norm)."""
     n = x.shape[0]
     q = (x @ w_q.T + b_q).reshape(n, heads, head_dim).transpose(1, 0, 2)
     k = (x @ w_k.T + b_k).reshape(n, kv_heads, head_dim).transpose(1, 0, 2)
+    if gains is not None:
+        q, k = (g * u / np.sqrt(np.mean(u**2, axis=-1, keepdims=True) + RMS_EPS) for g, u in zip(gains, (q, k),
+                                                                                                 strict=True))
     rotated_q, rotated_k = apply_rope(q), np.repeat(apply_rope(k), heads // kv_heads, axis=0)
     s = rotated_q @ rotated_k.transpose(0, 2, 1) / np.sqrt(head_dim)
     s = np.where(np.tril(np.ones((n, n), bool)), s, -np.inf)
@@ -75,19 +150,37 @@ def interleaved_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: i
     return weights / weights.sum(axis=-1, keepdims=True)
 
 
-def test_qwen2_attention_with_biases_and_grouped_heads_on_permuted_weights_gives_the_interleaved_weights():
-    heads, kv_heads, head_dim, d_model, n = 4, 2, 16, 32, 9
+def random_layer(heads: int, kv_heads: int, head_dim: int, d_model: int, n: int):
+    """Tokens, q and k projections with biases, and QK-norm gains of width ``head_dim``, all random."""
     rng = np.random.default_rng(0)
     x = rng.standard_normal((n, d_model))
     w_q, w_k = rng.standard_normal((heads * head_dim, d_model)), rng.standard_normal((kv_heads * head_dim, d_model))
     b_q, b_k = rng.standard_normal(heads * head_dim), rng.standard_normal(kv_heads * head_dim)
-    q_rows, k_rows = interleaved_to_half_rows(heads, head_dim), interleaved_to_half_rows(kv_heads, head_dim)
-    shape = (heads, kv_heads, head_dim)
+    return x, w_q, b_q, w_k, b_k, tuple(rng.uniform(0.5, 2.0, (2, head_dim)))
+
+
+def test_qwen2_attention_with_biases_and_grouped_heads_on_permuted_weights_gives_the_interleaved_weights():
+    shape = (4, 2, 16)
+    x, w_q, b_q, w_k, b_k, _ = random_layer(*shape, d_model=32, n=9)
+    q_rows, k_rows = interleaved_to_half_rows(*shape[::2]), interleaved_to_half_rows(*shape[1:])
     expected = interleaved_attention_weights(x, w_q, b_q, w_k, b_k, *shape)
-    converted = qwen2_attention_weights(x, w_q[q_rows], b_q[q_rows], w_k[k_rows], b_k[k_rows], *shape)
+    converted = hugging_face_attention_weights(x, w_q[q_rows], b_q[q_rows], w_k[k_rows], b_k[k_rows], *shape)
     np.testing.assert_allclose(converted, expected, atol=1e-5)  # transformers computes cos and sin in float32
-    biases_left = qwen2_attention_weights(x, w_q[q_rows], b_q, w_k[k_rows], b_k, *shape)
+    biases_left = hugging_face_attention_weights(x, w_q[q_rows], b_q, w_k[k_rows], b_k, *shape)
     assert np.abs(biases_left - expected).max() > 0.01
+
+
+def test_qwen3_attention_with_qk_norm_on_permuted_weights_and_gains_gives_the_interleaved_weights():
+    shape = (4, 2, 16)
+    x, w_q, b_q, w_k, b_k, gains = random_layer(*shape, d_model=32, n=9)
+    q_rows, k_rows = interleaved_to_half_rows(*shape[::2]), interleaved_to_half_rows(*shape[1:])
+    within = interleaved_to_half(shape[2])
+    expected = interleaved_attention_weights(x, w_q, b_q, w_k, b_k, *shape, gains=gains)
+    permuted = (x, w_q[q_rows], b_q[q_rows], w_k[k_rows], b_k[k_rows], *shape)
+    converted = hugging_face_attention_weights(*permuted, gains=tuple(g[within] for g in gains))
+    np.testing.assert_allclose(converted, expected, atol=1e-5)  # RMS norm and cos, sin in float32
+    gains_left = hugging_face_attention_weights(*permuted, gains=gains)
+    assert np.abs(gains_left - expected).max() > 0.01
 
 
 @given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12))

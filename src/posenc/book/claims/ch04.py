@@ -24,12 +24,13 @@ def rotation_difference(m, n, theta) -> ClaimResult:
                         angle_tolerance(np.max(np.abs(m * theta)), np.max(np.abs(n * theta))))
 
 
-def rotation_difference_sample(n_samples: int = 10_000, max_position: int = 4096, seed: int = 0) -> ClaimResult:
+def rotation_difference_sample(n_samples: int = 10_000, max_position: int = 4096, theta_max: float = np.pi,
+                               seed: int = 0) -> ClaimResult:
     """:func:`rotation_difference` for random integer positions :math:`|m|, |n| \\le` ``max_position`` and
-    random angles :math:`\\theta \\in [0, \\pi)`."""
+    random angles :math:`\\theta` drawn uniformly from :math:`[0,` ``theta_max`` :math:`)`."""
     rng = np.random.default_rng(seed)
     m, n = rng.integers(-max_position, max_position + 1, size=(2, n_samples))
-    return rotation_difference(m, n, rng.uniform(0.0, np.pi, n_samples))
+    return rotation_difference(m, n, rng.uniform(0.0, theta_max, n_samples))
 
 
 def rope_turns_each_pair(m: float, d: int = 64, base: float = 10000.0, seed: int = 0) -> ClaimResult:

@@ -14,7 +14,8 @@ from posenc import scores
 from posenc.angle_tables import rotation_angles
 from posenc.decoding import cached_decoding_scores, positions_from_mask
 from posenc.precision import angles_in_precision, round_to
-from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows, rope_matrix
+from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
+from posenc.rotary_axes import partial_rope
 
 from .result import TOL, ClaimResult, angle_tolerance, claim_result
 
@@ -52,9 +53,10 @@ def left_padding_with_mask_positions(n_real: int = 4, n_pad: int = 3, d: int = 1
 def pads_reach_no_real_token(n_real: int = 5, n_pad: int = 3, d: int = 16, pad_position: float = 0,
                              seed: int = 0) -> ClaimResult:
     """A prompt padded on the left, its real tokens at their positions from the mask and every pad at
-    ``pad_position`` (``positions_from_mask`` gives 0, Hugging Face's code 1), with the pads masked out as keys:
-    each real token's scores, attention weights and output (random queries, keys and values, the pads' too) are
-    those of the prompt alone. The pads' own query rows, which see no unmasked key, are left out."""
+    ``pad_position`` (``positions_from_mask`` and transformers 5's ``generate`` give 0, transformers 4.x gave
+    1), with the pads masked out as keys: each real token's scores, attention weights and output (random
+    queries, keys and values, the pads' too) are those of the prompt alone. The pads' own query rows, which see
+    no unmasked key, are left out."""
     rng = np.random.default_rng(seed)
     q, k, v = rng.standard_normal((3, n_pad + n_real, d))
     mask = np.r_[np.zeros(n_pad, int), np.ones(n_real, int)]
@@ -82,11 +84,19 @@ def layouts_are_one_rotation(n: int = 12, d: int = 16, base: float = 10000.0, se
 
 
 def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 32, n: int = 10, seed: int = 0,
-                          n_kv_heads: int | None = None, bias: bool = False) -> ClaimResult:
-    """Permuting the rows of W_Q and W_K within each head by ``interleaved_to_half`` (and the entries of the
-    q and k biases with them) makes half-layout RoPE give the scores of interleaved RoPE with the original
-    weights, in every head. With grouped-query attention (``n_kv_heads`` < ``n_heads``) W_K has
-    ``n_kv_heads`` heads, each shared by ``n_heads // n_kv_heads`` query heads, and is permuted within them."""
+                          n_kv_heads: int | None = None, bias: bool = False, rotary_fraction: float = 1.0,
+                          qk_norm: bool = False, reorder_gains: bool = True) -> ClaimResult:
+    r"""Permuting the rows of W_Q and W_K within each head (and the entries of the q and k biases with them)
+    makes half-layout RoPE give the scores of interleaved RoPE with the original weights, in every head.
+
+    Within a head the :math:`r` = ``int(head_dim * rotary_fraction)`` rotated rows are reordered by
+    ``interleaved_to_half(r)`` and the rest stay in place (partial rotary, as
+    :func:`posenc.rotary_axes.partial_rope` turns the first :math:`r` coordinates). With grouped-query
+    attention (``n_kv_heads`` < ``n_heads``) W_K has ``n_kv_heads`` heads, each shared by
+    ``n_heads // n_kv_heads`` query heads, and is permuted within them. With ``qk_norm`` every head's query
+    and key :math:`u` become :math:`g \odot u / \operatorname{rms}(u)` before the rotation, with random gains
+    :math:`g` for each head and coordinate, reordered with the rows; ``reorder_gains=False`` leaves them in
+    place, and then the claim fails."""
     n_kv_heads = n_heads if n_kv_heads is None else n_kv_heads
     if n_heads % n_kv_heads:
         raise ValueError(f"checkpoint_conversion: n_heads ({n_heads}) must be a multiple of n_kv_heads ({n_kv_heads})")
@@ -95,17 +105,42 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
     w_q = rng.standard_normal((n_heads * head_dim, d_model)) / np.sqrt(d_model)  # rows = outputs
     w_k = rng.standard_normal((n_kv_heads * head_dim, d_model)) / np.sqrt(d_model)
     b_q, b_k = (rng.standard_normal(len(w)) if bias else np.zeros(len(w)) for w in (w_q, w_k))
-    q_rows, k_rows = interleaved_to_half_rows(n_heads, head_dim), interleaved_to_half_rows(n_kv_heads, head_dim)
+    g_q, g_k = (rng.uniform(0.5, 2.0, len(w)) if qk_norm else None for w in (w_q, w_k))
+    r = int(head_dim * rotary_fraction)
+    q_rows, k_rows = (_rows_within_heads(heads, head_dim, r) for heads in (n_heads, n_kv_heads))
 
-    def head_scores(w_q, b_q, w_k, b_k, layout):
-        q, k = ((x @ w.T + b).reshape(n, -1, head_dim).transpose(1, 0, 2) for w, b in ((w_q, b_q), (w_k, b_k)))
+    def project(w, b, g):  # (heads, n, head_dim), after QK-norm when there are gains
+        u = (x @ w.T + b).reshape(n, -1, head_dim)
+        return (u if g is None else _qk_norm(u, g.reshape(-1, head_dim))).transpose(1, 0, 2)
+
+    def head_scores(q, k, layout):
         shared_k = np.repeat(k, n_heads // n_kv_heads, axis=0)  # query head h reads K/V head h // group
-        return scores.rope_scores(q, shared_k, layout=layout)
+        q, k = (partial_rope(u, rotary_fraction=rotary_fraction, layout=layout) for u in (q, shared_k))
+        return q @ k.transpose(0, 2, 1) / np.sqrt(head_dim)
 
-    return claim_result(f"{n_heads} query heads, {n_kv_heads} K/V heads{', biases' if bias else ''}: interleaved "
-                        "scores with W, b = half scores with rows of W and entries of b permuted",
-                        head_scores(w_q, b_q, w_k, b_k, "interleaved")
-                        - head_scores(w_q[q_rows], b_q[q_rows], w_k[k_rows], b_k[k_rows], "half"))
+    def reordered(g, rows):
+        return g[rows] if g is not None and reorder_gains else g
+
+    interleaved = head_scores(project(w_q, b_q, g_q), project(w_k, b_k, g_k), "interleaved")
+    half = head_scores(project(w_q[q_rows], b_q[q_rows], reordered(g_q, q_rows)),
+                       project(w_k[k_rows], b_k[k_rows], reordered(g_k, k_rows)), "half")
+    gains_said = f", QK-norm gains {'' if reorder_gains else 'not '}permuted" if qk_norm else ""
+    extras = (", biases" if bias else "") + gains_said
+    return claim_result(f"{n_heads} query heads, {n_kv_heads} K/V heads, {r} of {head_dim} dims rotated{extras}: "
+                        "half scores with permuted rows = interleaved scores", interleaved - half)
+
+
+def _rows_within_heads(n_heads: int, head_dim: int, r: int) -> np.ndarray:
+    """The row order of a stacked projection of ``n_heads`` heads: in every head the first ``r`` rows reordered by
+    ``interleaved_to_half(r)``, the other ``head_dim - r`` left in place."""
+    within = np.r_[interleaved_to_half(r), np.arange(r, head_dim)]
+    return (np.arange(n_heads)[:, None] * head_dim + within).ravel()
+
+
+def _qk_norm(u: np.ndarray, gains: np.ndarray) -> np.ndarray:
+    r"""QK-norm, :math:`g \odot u / \operatorname{rms}(u)`, of the vectors ``u`` (..., heads, head_dim), each head
+    with its own ``gains`` (heads, head_dim)."""
+    return gains * u / np.sqrt(np.mean(u**2, axis=-1, keepdims=True))
 
 
 def next_token_offsets(n_real: int, n_pad: int) -> dict[str, np.ndarray]:
