@@ -11,6 +11,8 @@ import pytest
 import torch
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from transformers import LlamaConfig
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from posenc import scaling
 from posenc.book.claims import ch09 as claims
@@ -38,6 +40,19 @@ def test_the_two_dynamic_forms_agree_up_to_the_context_and_differ_beyond(factor,
     paper, code = dynamic_ntk(128, 3 * 8192, 8192, b), dynamic_ntk(128, 3 * 8192, 8192, b, factor=factor)
     # the slowest hand: divided by L'/L0 = 3 in the paper, by factor * 3 - (factor - 1) in the code
     assert code[-1] / paper[-1] == pytest.approx(3 / (3 * factor - (factor - 1)), rel=1e-12)
+
+
+@pytest.mark.parametrize(("trained", "original"), [(4096, 2048), (8192, 4096)])
+def test_hugging_faces_dynamic_type_reads_the_trained_length_from_max_position_embeddings(trained, original):
+    """The chapter's L0 for dynamic NTK is transformers' max_position_embeddings; an
+    original_max_position_embeddings in the rope parameters is ignored."""
+    config = LlamaConfig(hidden_size=256, num_attention_heads=4, max_position_embeddings=trained,
+                         rope_parameters={"rope_type": "dynamic", "factor": 4.0, "rope_theta": 10_000.0,
+                                          "original_max_position_embeddings": original})
+    inv_freq, _ = ROPE_INIT_FUNCTIONS["dynamic"](config, "cpu", seq_len=3 * trained)
+    theirs = inv_freq.double().numpy()
+    np.testing.assert_allclose(theirs, dynamic_ntk(64, 3 * trained, trained, 10_000.0, factor=4.0), rtol=1e-6)
+    assert not np.allclose(theirs, dynamic_ntk(64, 3 * trained, original, 10_000.0, factor=4.0), rtol=1e-2)
 
 
 @given(d=st.integers(8, 128).map(lambda h: 2 * h), factor=st.floats(1.0, 64.0), b=base,

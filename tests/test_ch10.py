@@ -15,13 +15,19 @@ from hypothesis import strategies as st
 from test_relative import T5_CONFIGS
 from test_rotary_axes import section_sizes
 from transformers.models.bloom.modeling_bloom import build_alibi_tensor
-from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLModel
+from transformers.models.qwen2_vl.configuration_qwen2_vl import Qwen2VLVisionConfig
+from transformers.models.qwen2_vl.modeling_qwen2_vl import (
+    Qwen2VLModel,
+    Qwen2VLVisionRotaryEmbedding,
+    apply_rotary_pos_emb_vision,
+)
 from transformers.models.t5.modeling_t5 import T5Attention
+from transformers.vision_utils import get_vision_position_ids
 
 from posenc import relative
 from posenc.alibi import alibi_slopes
 from posenc.book.claims import ch10 as claims
-from posenc.rotary import apply_rope, rope_matrix
+from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
 from posenc.rotary_axes import axial_rope, mrope, partial_rope
 from posenc.scores import toeplitz_deviation
 from posenc.xpos import xpos_zeta
@@ -36,6 +42,22 @@ fraction = st.sampled_from([0.25, 0.375, 0.4, 0.5, 0.75, 1.0])
 @given(n=st.integers(2, 14), d=st.sampled_from([2, 4, 8]), max_offset=st.integers(1, 5), seed=seed)
 def test_shaw_scores_of_a_repeated_token_are_toeplitz_and_flat_beyond_the_clip(n, d, max_offset, seed):
     assert claims.shaw_repeated_token_toeplitz(n, d, max_offset, seed).holds
+
+
+@given(term=st.sampled_from(["content", "position"]), n=st.integers(2, 14), max_offset=st.integers(1, 5),
+       seed=seed)
+def test_neither_shaw_term_is_toeplitz_for_distinct_tokens_and_both_are_for_a_repeated_one(term, n, max_offset, seed):
+    assert not claims.shaw_term_toeplitz(term, n, 8, max_offset, seed).holds
+    assert claims.shaw_term_toeplitz(term, n, 8, max_offset, seed, repeated=True).holds
+
+
+def test_shaw_position_term_is_the_query_against_the_clipped_offset_vector():
+    rng = np.random.default_rng(3)  # the seed the claim draws from, in the claim's order
+    q, _ = rng.standard_normal((2, 6, 4))
+    table = rng.standard_normal((5, 4))
+    by_hand = np.array([[q[m] @ table[min(max(n - m, -2), 2) + 2] / 2.0 for n in range(6)] for m in range(6)])
+    assert claims.shaw_term_toeplitz("position", 6, 4, 2, seed=3).max_deviation == pytest.approx(
+        toeplitz_deviation(by_hand), rel=1e-12)
 
 
 @given(n=st.integers(2, 10), shift=st.integers(1, 40), seed=seed)
@@ -72,6 +94,15 @@ def test_t5_defaults_give_eight_own_buckets_behind_seven_ahead_and_both_last_buc
                                                  "ahead set starts": 16, "first ahead used": 17}
     every_bucket = hugging_face_bucket(np.arange(-600, 601), 32, 128)
     assert 16 not in every_bucket and set(every_bucket) == set(range(32)) - {16}  # D = 0 sits in the backward set
+
+
+@pytest.mark.parametrize(("bidirectional", "num_buckets", "max_distance"), T5_CONFIGS)
+def test_every_position_from_max_distance_on_falls_in_the_last_bucket(bidirectional, num_buckets, max_distance):
+    nu = num_buckets // 2 if bidirectional else num_buckets
+    far = -torch.arange(max_distance, 4 * max_distance)  # D = -p for positions p >= D_max
+    buckets = T5Attention._relative_position_bucket(far, bidirectional=bidirectional, num_buckets=num_buckets,
+                                                    max_distance=max_distance)
+    assert set(buckets.tolist()) == {nu - 1}
 
 
 def hugging_face_bucket(offsets, num_buckets: int, max_distance: int) -> np.ndarray:
@@ -167,6 +198,22 @@ def test_mrope_ids_equal_qwen2_vls_and_text_resumes_after_the_images_largest_id(
         assert np.all(ids[:, -segments[-1]] == image_ids.max() + 1)
 
 
+@given(n=st.integers(2, 12), heads=st.integers(1, 16), seed=seed)
+def test_a_full_alibi_head_cannot_tell_a_sequence_from_its_reverse_and_a_causal_one_can(n, heads, seed):
+    assert claims.alibi_head_reversal(n, n_heads=heads, seed=seed).holds
+    assert not claims.alibi_head_reversal(n, n_heads=heads, seed=seed, causal=True).holds
+
+
+@pytest.mark.parametrize("heads", [1, 8, 12])
+def test_reversing_the_positions_leaves_every_alibi_bias_unchanged(heads):
+    bias = alibi_bias_by_hand(9, alibi_slopes(heads))
+    np.testing.assert_array_equal(np.flip(bias, axis=(1, 2)), bias)
+
+
+def alibi_bias_by_hand(n: int, slopes) -> np.ndarray:
+    return np.array([[[-slope * abs(key - query) for key in range(n)] for query in range(n)] for slope in slopes])
+
+
 @given(n=st.integers(1, 40), heads=st.integers(1, 16))
 def test_every_heads_alibi_bias_has_constant_diagonals(n, heads):
     assert claims.alibi_bias_toeplitz(n, heads).holds
@@ -222,6 +269,65 @@ def test_half_and_interleaved_partial_rope_differ_without_the_reordering(monkeyp
 @given(d=st.integers(1, 16).map(lambda h: 4 * h), grid=st.integers(1, 6), seed=seed)
 def test_axial_scores_depend_only_on_the_2d_offset(d, grid, seed):
     assert claims.axial_scores_depend_on_2d_offset(d, grid, seed).holds
+
+
+def qwen2_vl_vision(x: np.ndarray, grid: tuple[int, int], merge: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """transformers' Qwen2-VL vision rotation of ``x`` (one head, shape ``(patches, d)``) for an image of
+    ``grid`` patches (in transformers' patch order), and the ``(row, col)`` of each patch."""
+    config = Qwen2VLVisionConfig(embed_dim=x.shape[-1], num_heads=1)
+    position_ids = get_vision_position_ids(torch.tensor([[1, *grid]]), merge)
+    cos, sin = Qwen2VLVisionRotaryEmbedding(config)(torch.from_numpy(x), position_ids)
+    turned, _ = apply_rotary_pos_emb_vision(torch.from_numpy(x)[:, None], torch.from_numpy(x)[:, None], cos, sin)
+    return turned[:, 0].double().numpy(), position_ids.numpy()
+
+
+@pytest.mark.parametrize(("d", "grid"), [(80, (4, 6)), (16, (2, 2)), (64, (6, 4))])
+def test_qwen2_vl_vision_rotation_in_transformers_is_axial_rope_after_interleaved_to_half(d, grid):
+    x = np.random.default_rng(d).standard_normal((grid[0] * grid[1], d))
+    p = interleaved_to_half(d)
+    theirs, ids = qwen2_vl_vision(x[:, p], grid)
+    ours = axial_rope(x, ids[:, 0], ids[:, 1])[:, p]
+    np.testing.assert_allclose(theirs, ours, atol=2e-6)  # transformers turns in float32
+    assert np.abs(qwen2_vl_vision(x, grid)[0] - axial_rope(x, ids[:, 0], ids[:, 1])).max() > 0.1  # unpermuted
+
+
+@pytest.mark.parametrize(("d", "grid"), [(80, (4, 6)), (16, (2, 2))])
+def test_the_chapters_written_out_qwen2_vl_rotation_is_transformers(d, grid):
+    x = np.random.default_rng(1).standard_normal((grid[0] * grid[1], d))
+    theirs, ids = qwen2_vl_vision(x, grid)
+    np.testing.assert_allclose(claims.qwen2_vl_vision_rope(x, ids[:, 0], ids[:, 1]), theirs, atol=2e-6)
+
+
+def rope_vit_by_complex_numbers(x: np.ndarray, rows, cols, base: float = 100.0) -> np.ndarray:
+    """RoPE-ViT's axial rotation in torch, as its code builds it: unit complex numbers of the column's angles,
+    then the row's, multiplying the coordinates read two at a time as complex numbers."""
+    d = x.shape[-1]
+    ladder = 1.0 / base ** (torch.arange(0, d, 4)[: d // 4].double() / d)
+    angles = torch.cat([torch.outer(torch.as_tensor(cols).double(), ladder),
+                        torch.outer(torch.as_tensor(rows).double(), ladder)], dim=-1)
+    pairs = torch.view_as_complex(torch.from_numpy(x).reshape(len(x), -1, 2).contiguous())
+    return torch.view_as_real(pairs * torch.polar(torch.ones_like(angles), angles)).reshape(x.shape).numpy()
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (14, 14)])
+def test_the_chapters_written_out_rope_vit_rotation_is_its_complex_form(rows, cols):
+    x = np.random.default_rng(2).standard_normal((rows * cols, 64))
+    row, col = np.divmod(np.arange(rows * cols), cols)
+    np.testing.assert_allclose(claims.rope_vit_axial(x, row, col), rope_vit_by_complex_numbers(x, row, col),
+                               atol=1e-12)
+
+
+@given(code=st.sampled_from(sorted(claims.AXIAL_CODES)), d=st.integers(1, 32).map(lambda h: 4 * h),
+       rows=st.integers(1, 8), cols=st.integers(1, 8), seed=seed)
+def test_each_models_2d_rope_is_axial_rope_after_its_permutation(code, d, rows, cols, seed):
+    assert claims.axial_code_is_permuted_axial_rope(code, d, rows, cols, seed).holds
+
+
+@pytest.mark.parametrize("code", sorted(claims.AXIAL_CODES))
+def test_without_its_permutation_a_models_2d_rope_is_not_axial_rope(code, monkeypatch):
+    rotation, _, base = claims.AXIAL_CODES[code]
+    monkeypatch.setitem(claims.AXIAL_CODES, code, (rotation, np.arange, base))
+    assert not claims.axial_code_is_permuted_axial_rope(code, d=80, rows=4, cols=5).holds
 
 
 @given(rows=st.integers(1, 6), cols=st.integers(1, 6), d=st.integers(1, 16).map(lambda h: 4 * h), seed=seed)

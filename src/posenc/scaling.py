@@ -82,7 +82,9 @@ def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000
     with :math:`L` = ``seq_len``. Up to the original context :math:`s_{\text{eff}} = 1` and the ladder
     is the original one; beyond it the base grows with the input, so short inputs are never distorted.
     With the default ``factor = 1``, :math:`s_{\text{eff}} = L/L_0` (the form in the YaRN paper); other
-    values follow the original post and Hugging Face's ``dynamic`` rope type.
+    values follow the original post and Hugging Face's ``dynamic`` rope type. Hugging Face reads :math:`L_0`
+    there from ``max_position_embeddings``, not ``original_max_position_embeddings``; a model configured for
+    this type sets it to its trained length, which is ``original_context`` here.
     """
     who = "dynamic_ntk"
     seq_len = checks.real(seq_len, "seq_len", who, above=0.0)

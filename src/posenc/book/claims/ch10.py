@@ -36,6 +36,25 @@ def shaw_repeated_token_toeplitz(n: int = 12, d: int = 8, max_offset: int = 3, s
                         [toeplitz_deviation(s), spread])
 
 
+def shaw_term_toeplitz(term: str = "position", n: int = 12, d: int = 8, max_offset: int = 3, seed: int = 0,
+                       repeated: bool = False) -> ClaimResult:
+    r"""One term of Shaw et al.'s scores as a matrix has constant diagonals: the content term
+    :math:`q_m^\top k_n/\sqrt d` (``term="content"``) or the position term
+    :math:`q_m^\top a_{\operatorname{clip}(n-m,-c,c)}/\sqrt d` (``term="position"``). It holds for a repeated
+    token (``repeated=True``); for distinct random tokens it fails for both terms, since along a diagonal the
+    query changes, and the key too in the content term. The deviation is :func:`toeplitz_deviation`."""
+    rng = np.random.default_rng(seed)
+    q, k = rng.standard_normal((2, 1 if repeated else n, d))
+    q, k = np.broadcast_to(q, (n, d)), np.broadcast_to(k, (n, d))
+    table = rng.standard_normal((2 * max_offset + 1, d))
+    keys_and_tables = {"content": (k, np.zeros_like(table)), "position": (np.zeros_like(k), table)}
+    if term not in keys_and_tables:
+        raise ValueError(f"shaw_term_toeplitz: term must be 'content' or 'position', got {term!r}")
+    s = shaw_scores(q, *keys_and_tables[term])
+    tokens = "one repeated token" if repeated else "distinct tokens"
+    return claim_result(f"Shaw, {tokens}: the {term} term has constant diagonals", toeplitz_deviation(s))
+
+
 def _absolute_scores(x, w_q, w_k, base):
     """Scores of added sinusoidal positions, (W_Q (x_m + PE(m)))^T (W_K (x_n + PE(n))), unscaled."""
     e = x + sinusoidal.position_vectors(np.arange(len(x)), x.shape[1], base)
@@ -130,6 +149,29 @@ def alibi_bias_toeplitz(n: int = 16, n_heads: int = 8) -> ClaimResult:
     bias = alibi_bias(n, alibi_slopes(n_heads))
     return ClaimResult(f"ALiBi bias, {n_heads} heads: B[m, n] = B[m+1, n+1]",
                        max(toeplitz_deviation(b) for b in bias), 0.0)
+
+
+def alibi_head_reversal(n: int = 8, d: int = 8, n_heads: int = 8, seed: int = 0, causal: bool = False) -> ClaimResult:
+    r"""ALiBi cannot tell a sequence from its reverse without a mask. For the reversal :math:`P` (``n - 1 - i``
+    in place of ``i``), every head's bias :math:`B = -\mu|n - m|` satisfies :math:`PBP^\top = B`, so one head with
+    random weights and the bias of head 1 gives :math:`\operatorname{Attention}(PX) = P\operatorname{Attention}(X)`.
+    With ``causal=True`` the head is masked and the second equation fails in general; the deviation is the larger
+    of the two departures."""
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d))
+    w_q, w_k, w_v = (rng.standard_normal((d, d)) / np.sqrt(d) for _ in range(3))
+    bias = alibi_bias(n, alibi_slopes(n_heads))
+    reverse = np.arange(n)[::-1]
+    visible = att.causal_mask(n) if causal else np.ones((n, n), dtype=bool)
+
+    def head(tokens):
+        scores = (tokens @ w_q) @ (tokens @ w_k).T / np.sqrt(d) + bias[0]
+        return att.softmax(np.where(visible, scores, -np.inf)) @ (tokens @ w_v)
+
+    kind = "causal" if causal else "full"
+    return claim_result(f"ALiBi, {kind} head, P the reversal: P B P^T = B and Attention(PX) = P Attention(X)",
+                        [np.max(np.abs(bias[:, reverse][:, :, reverse] - bias)),
+                         np.max(np.abs(head(x[reverse]) - head(x)[reverse]))])
 
 
 def alibi_slopes_follow_the_rule(n_heads: int) -> ClaimResult:
@@ -248,6 +290,59 @@ def axial_scores_depend_on_2d_offset(d: int = 64, grid: int = 8, seed: int = 0) 
     return ClaimResult(f"2-D RoPE, {grid}x{grid} patches: score depends only on (n1 - m1, n2 - m2)",
                        grid_offset_deviation(queries @ keys.T / np.sqrt(d), rows, cols),
                        np.sqrt(d) * angle_tolerance(grid, grid))
+
+
+def qwen2_vl_vision_rope(x, rows, cols, base: float = 10000.0) -> np.ndarray:
+    r"""Qwen2-VL's vision rotation as transformers' code computes it, written out in numpy: the angles
+    :math:`(r\theta_0, \ldots, r\theta_{d/4-1}, c\theta_0, \ldots, c\theta_{d/4-1})` of the row :math:`r` and
+    the column :math:`c` over the ladder of width :math:`d/2`, repeated to width :math:`d` and applied with
+    ``rotate_half``: one half-layout RoPE over the whole head, pairs :math:`(i, i + d/2)`, the first :math:`d/4`
+    of them turned by the row. ``x`` has shape ``(seq, d)``, ``d`` a multiple of 4."""
+    d = x.shape[-1]
+    theta = sinusoidal.frequencies(d // 2, base)
+    angles = np.tile(np.hstack([np.outer(rows, theta), np.outer(cols, theta)]), 2)  # (seq, d)
+    rotated_half = np.hstack([-x[:, d // 2:], x[:, :d // 2]])
+    return x * np.cos(angles) + rotated_half * np.sin(angles)
+
+
+def rope_vit_axial(x, rows, cols, base: float = 100.0) -> np.ndarray:
+    r"""RoPE-ViT's axial rotation (Heo et al.'s ``compute_axial_cis`` and ``apply_rotary_emb``), written out:
+    coordinates :math:`(2i, 2i + 1)` read as one complex number and multiplied by :math:`e^{i\phi_i}`, with the
+    angles :math:`\phi` of the column :math:`c` first, :math:`(c\theta_0, \ldots, c\theta_{d/4-1})`, then those of
+    the row, over the ladder of width :math:`d/2` and base 100 by default. ``x`` has shape ``(seq, d)``."""
+    theta = sinusoidal.frequencies(x.shape[-1] // 2, base)
+    angles = np.hstack([np.outer(cols, theta), np.outer(rows, theta)])  # (seq, d/2)
+    z = (x[:, 0::2] + 1j * x[:, 1::2]) * np.exp(1j * angles)
+    return np.stack([z.real, z.imag], axis=-1).reshape(x.shape)
+
+
+def _swap_halves(d: int) -> np.ndarray:
+    """The index array that puts the second half of ``d`` coordinates before the first."""
+    return np.r_[d // 2:d, :d // 2]
+
+
+AXIAL_CODES = {"Qwen2-VL": (qwen2_vl_vision_rope, interleaved_to_half, 10000.0),
+               "RoPE-ViT": (rope_vit_axial, _swap_halves, 100.0)}  # the code's rotation, P, its base
+
+
+def axial_code_is_permuted_axial_rope(code: str = "Qwen2-VL", d: int = 80, rows: int = 4, cols: int = 5,
+                                      seed: int = 0) -> ClaimResult:
+    r"""A code's 2-D RoPE is :func:`posenc.rotary_axes.axial_rope` after a fixed permutation :math:`P` of the
+    coordinates: :math:`\operatorname{code}(Px) = P\operatorname{axial\_rope}(x)` for random :math:`x` at every
+    patch of a ``rows x cols`` image, with the code's base. Qwen2-VL's vision encoder
+    (:func:`qwen2_vl_vision_rope`) needs :math:`P` = ``interleaved_to_half(d)``, RoPE-ViT (:func:`rope_vit_axial`)
+    the swap of the two halves. Scores of :math:`Pq` and :math:`Pk` are then those of :math:`q` and :math:`k`, as
+    when :math:`W_Q` and :math:`W_K` are permuted."""
+    if code not in AXIAL_CODES:
+        raise ValueError(f"axial_code_is_permuted_axial_rope: code must be one of {sorted(AXIAL_CODES)}, got {code!r}")
+    rotation, permutation, base = AXIAL_CODES[code]
+    patch_rows, patch_cols = grid_positions(rows, cols)
+    x = np.random.default_rng(seed).standard_normal((rows * cols, d))
+    p = permutation(d)
+    return claim_result(f"{code}'s 2-D RoPE of P x = P axial_rope(x), base {base:g}, d = {d}",
+                        rotation(x[:, p], patch_rows, patch_cols, base)
+                        - axial_rope(x, patch_rows, patch_cols, base=base)[:, p],
+                        np.sqrt(d) * angle_tolerance(rows, cols))
 
 
 def repeated_patch_scores(rows: int, cols: int, d: int = 64, sections=None, seed: int = 0) -> np.ndarray:
