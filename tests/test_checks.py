@@ -97,6 +97,8 @@ CASES = [
     (rotary.interleaved_to_half_rows, (2.5, 4), {}, T, "n_heads must be an integer"),
     (rotary.interleaved_to_half_rows, (0, 4), {}, V, "n_heads must be at least 1"),
     (rotary.interleaved_to_half_rows, (2, 5), {}, V, "d=5"),
+    (rotary.interleaved_to_half_rows, (2, 4), {"rotary_dim": 6}, V, "rotary_dim \\(6\\) must be at most"),
+    (rotary.interleaved_to_half_rows, (2, 4), {"rotary_dim": 3}, V, "d=3"),
     (rotary.apply_rope, (np.ones((3, 63)),), {}, V,
      re.escape("last dimension must be even (dimensions come in pairs), got d=63")),
     (rotary.apply_rope, (torch.ones(3, 5),), {}, V, "got d=5"),

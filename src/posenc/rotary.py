@@ -53,20 +53,27 @@ def half_to_interleaved(d: int) -> np.ndarray:
     return np.argsort(_interleaved_to_half(checks.even_dimension(d, "half_to_interleaved")))
 
 
-def interleaved_to_half_rows(n_heads: int, head_dim: int) -> np.ndarray:
+def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None = None) -> np.ndarray:
     r"""Row order that converts a stacked :math:`W_Q` or :math:`W_K` from the interleaved to the half layout.
 
-    The projection's output rows hold ``n_heads`` blocks of ``head_dim`` rows; within each block the rows
-    are reordered by :func:`interleaved_to_half`, and the blocks stay where they are. With
+    The projection's output rows hold ``n_heads`` blocks of ``head_dim`` rows; within each block the first
+    ``rotary_dim`` rows (all of them by default; fewer under partial rotary, which turns only those) are
+    reordered by :func:`interleaved_to_half`, the others and the blocks stay where they are. With
     ``w_half = w[interleaved_to_half_rows(h, d)]`` a checkpoint written for interleaved RoPE (Meta's code)
     gives the same scores under half RoPE (Hugging Face's ``rotate_half``).
 
     >>> interleaved_to_half_rows(2, 4)
     array([0, 2, 1, 3, 4, 6, 5, 7])
+    >>> interleaved_to_half_rows(1, 6, rotary_dim=4)
+    array([0, 2, 1, 3, 4, 5])
     """
-    n_heads = checks.integer(n_heads, "n_heads", "interleaved_to_half_rows", minimum=1)
-    head_dim = checks.even_dimension(head_dim, "interleaved_to_half_rows")
-    within = _interleaved_to_half(head_dim)
+    who = "interleaved_to_half_rows"
+    n_heads = checks.integer(n_heads, "n_heads", who, minimum=1)
+    head_dim = checks.even_dimension(head_dim, who)
+    rotary_dim = head_dim if rotary_dim is None else checks.even_dimension(rotary_dim, who)
+    if rotary_dim > head_dim:
+        raise ValueError(f"{who}: rotary_dim ({rotary_dim}) must be at most head_dim ({head_dim})")
+    within = np.concatenate([_interleaved_to_half(rotary_dim), np.arange(rotary_dim, head_dim)])
     return (np.arange(n_heads)[:, None] * head_dim + within[None, :]).ravel()
 
 

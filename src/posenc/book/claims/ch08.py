@@ -14,7 +14,7 @@ from posenc import scores
 from posenc.angle_tables import rotation_angles
 from posenc.decoding import cached_decoding_scores, positions_from_mask
 from posenc.precision import angles_in_precision, round_to
-from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
+from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows, rope_matrix
 from posenc.rotary_axes import partial_rope
 
 from .result import TOL, ClaimResult, angle_tolerance, claim_result
@@ -107,7 +107,7 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
     b_q, b_k = (rng.standard_normal(len(w)) if bias else np.zeros(len(w)) for w in (w_q, w_k))
     g_q, g_k = (rng.uniform(0.5, 2.0, len(w)) if qk_norm else None for w in (w_q, w_k))
     r = int(head_dim * rotary_fraction)
-    q_rows, k_rows = (_rows_within_heads(heads, head_dim, r) for heads in (n_heads, n_kv_heads))
+    q_rows, k_rows = (interleaved_to_half_rows(heads, head_dim, r) for heads in (n_heads, n_kv_heads))
 
     def project(w, b, g):  # (heads, n, head_dim), after QK-norm when there are gains
         u = (x @ w.T + b).reshape(n, -1, head_dim)
@@ -128,13 +128,6 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
     extras = (", biases" if bias else "") + gains_said
     return claim_result(f"{n_heads} query heads, {n_kv_heads} K/V heads, {r} of {head_dim} dims rotated{extras}: "
                         "half scores with permuted rows = interleaved scores", interleaved - half)
-
-
-def _rows_within_heads(n_heads: int, head_dim: int, r: int) -> np.ndarray:
-    """The row order of a stacked projection of ``n_heads`` heads: in every head the first ``r`` rows reordered by
-    ``interleaved_to_half(r)``, the other ``head_dim - r`` left in place."""
-    within = np.r_[interleaved_to_half(r), np.arange(r, head_dim)]
-    return (np.arange(n_heads)[:, None] * head_dim + within).ravel()
 
 
 def _qk_norm(u: np.ndarray, gains: np.ndarray) -> np.ndarray:
