@@ -22,7 +22,8 @@ import nbformat
 
 def environment(folder: Path, requirements: list[str], python: str = sys.executable) -> Path:
     """The python of a venv at ``folder`` with ``requirements`` (and ipykernel) installed; made only when
-    ``folder`` does not hold one made from the same lines."""
+    ``folder`` does not hold one made from the same lines. Installed without byte-compiling (as the Makefile's
+    locks): a module is compiled when a kernel first imports it."""
     lines = [*requirements, "ipykernel"]
     stamp = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     venv_python = folder / "bin" / "python"
@@ -32,7 +33,7 @@ def environment(folder: Path, requirements: list[str], python: str = sys.executa
     subprocess.run([python, "-m", "venv", str(folder)], check=True)
     with tempfile.NamedTemporaryFile("w", suffix=".txt", delete=False) as file:
         file.write("\n".join(lines) + "\n")
-    subprocess.run([str(venv_python), "-m", "pip", "install", "-q", "-r", file.name], check=True)
+    subprocess.run([str(venv_python), "-m", "pip", "install", "-q", "--no-compile", "-r", file.name], check=True)
     (folder / ".requirements.sha256").write_text(stamp)
     return venv_python
 
