@@ -616,6 +616,23 @@ def test_a_python_that_lives_under_tmp_still_runs_in_the_sandbox(tmp_path, monke
         shutil.rmtree(venv)
 
 
+def test_the_grader_compiles_what_every_kernel_imports_before_any_kernel_starts(tmp_path, monkeypatch):
+    """Kernels write no bytecode (a read-only installation): the grader writes it first, outside the sandbox. Sent
+    to an empty cache prefix, it holds ipykernel's, numpy's and every module of posenc."""
+    import ipykernel.kernelapp
+    import numpy
+
+    import posenc
+
+    monkeypatch.setenv("PYTHONPYCACHEPREFIX", str(tmp_path))
+    sandbox.compile_kernel_imports()
+    modules = [Path(ipykernel.kernelapp.__file__), Path(numpy.__file__),
+               *Path(posenc.__path__[0]).rglob("*.py")]
+    missing = [str(m) for m in modules
+               if not any((tmp_path / m.resolve().parent.relative_to("/")).glob(m.stem + ".*.pyc"))]
+    assert len(modules) > 20 and missing == []
+
+
 def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     from nbclient.util import run_sync
 

@@ -90,6 +90,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         show(disarm(line))
 
     say(f"sandbox: {sandbox.describe()}" if sandboxed else "no sandbox (--no-sandbox): student code runs as you")
+    sandbox.compile_kernel_imports()
     the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / PREPARED)

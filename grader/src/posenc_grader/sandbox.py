@@ -211,6 +211,18 @@ def environment(threads: dict[str, str]) -> dict[str, str]:
             "PYTHONDONTWRITEBYTECODE": "1", **({"PYTHONPATH": os.pathsep.join(outside)} if outside else {}), **threads}
 
 
+def compile_kernel_imports() -> None:
+    """Write, here outside the sandbox, the bytecode of what every grading kernel imports: ipykernel, numpy and
+    the ``posenc`` package. A kernel writes none (:func:`environment`; its view of the installation is read-only),
+    so where an installer left those modules uncompiled (``pip --no-compile``, as the Makefile installs; uv by
+    default) every kernel would compile them again as it starts, about half a second each. Where the bytecode
+    is there already, this costs one interpreter start."""
+    code = ("import compileall, ipykernel.ipkernel, ipykernel.kernelapp, numpy, posenc\n"
+            "compileall.compile_dir(posenc.__path__[0], quiet=1)")
+    env = {**os.environ, "PYTHONDONTWRITEBYTECODE": ""}  # empty: Python writes bytecode
+    subprocess.run([sys.executable, "-c", code], env=env, check=True, capture_output=True)
+
+
 @functools.cache
 def kind() -> str:
     """The sandbox that kernels run in: ``"bubblewrap"``, or ``"setpriv"`` where bubblewrap cannot make one, the
