@@ -103,6 +103,16 @@ def test_the_imaginary_unit_is_written_as_on_the_notation_page(path):
     assert not re.search(r"\\mathrm\s*\{?\s*i\b", prose), "the imaginary unit is $i$, as appendix/notation.md writes it"
 
 
+def test_the_explorers_labels_use_the_notation_pages_letters():
+    """In the explorers too, q is a query vector and i the imaginary unit: another position is n, and a column of
+    the sinusoidal table is a dimension without a letter."""
+    sources = [*(ROOT / "src" / "posenc" / "book" / "explorers").glob("*.js"),
+               ROOT / "src" / "posenc" / "book" / "explorers" / "stills.py", ROOT / "appendix" / "explorers.ipynb"]
+    found = [f"{path.name}: {m.group(0)}" for path in sources
+             for m in re.finditer(r"position q\b|angles? q\b|PE\(q\)|every q\b|dimension \$?i\b", path.read_text())]
+    assert found == []
+
+
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_figure_alt_texts_carry_no_typed_numbers(path):
     """A number in an alt text would be typed by hand; names that hold digits (bfloat16, Llama 3.1) are not numbers."""

@@ -29,11 +29,12 @@ def integer(value, name: str, who: str, minimum: int | None = None) -> int:
     return int(value)
 
 
-def even_dimension(d, who: str) -> int:
-    """``d`` as an ``int`` if it is a positive even integer: the width of vectors whose dimensions pair up."""
-    d = integer(d, "d", who)
+def even_dimension(d, who: str, name: str = "d") -> int:
+    """``d`` as an ``int`` if it is a positive even integer: the width of vectors whose dimensions pair up.
+    ``name`` is what the caller calls it (``head_dim``, ``rotary_dim``, ...)."""
+    d = integer(d, name, who)
     if d <= 0 or d % 2:
-        raise ValueError(f"{who}: d must be a positive even number (dimensions come in pairs), got d={d}")
+        raise ValueError(f"{who}: {name} must be a positive even number (dimensions come in pairs), got {name}={d}")
     return d
 
 

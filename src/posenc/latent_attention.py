@@ -81,4 +81,4 @@ def _check_shapes(q_nope, q_rope, latents, k_rope, w_uk, who: str) -> None:
     if w_uk.shape != (heads, d_nope, latents.shape[1]):
         raise ValueError(f"{who}: w_uk must have shape (heads, d_nope, d_lat) = ({heads}, {d_nope}, "
                          f"{latents.shape[1]}), got {w_uk.shape}")
-    checks.even_dimension(q_rope.shape[2], who)
+    checks.even_dimension(q_rope.shape[2], who, "d_rope")

@@ -69,8 +69,8 @@ def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None
     """
     who = "interleaved_to_half_rows"
     n_heads = checks.integer(n_heads, "n_heads", who, minimum=1)
-    head_dim = checks.even_dimension(head_dim, who)
-    rotary_dim = head_dim if rotary_dim is None else checks.even_dimension(rotary_dim, who)
+    head_dim = checks.even_dimension(head_dim, who, "head_dim")
+    rotary_dim = head_dim if rotary_dim is None else checks.even_dimension(rotary_dim, who, "rotary_dim")
     if rotary_dim > head_dim:
         raise ValueError(f"{who}: rotary_dim ({rotary_dim}) must be at most head_dim ({head_dim})")
     within = np.concatenate([_interleaved_to_half(rotary_dim), np.arange(rotary_dim, head_dim)])

@@ -10,7 +10,7 @@ function turnAngle(a) {
   return a % TAU;
 }
 
-/** Where position q sits on one hand: angle q·theta, radius growing with q to keep the labels apart. */
+/** Where a position sits on one hand: its angle position·theta, the radius growing with it to keep the labels apart. */
 function dialPoint(q, theta, count) {
   const a = q * theta;
   const r = 0.42 + (0.58 * q) / Math.max(count - 1, 1);
@@ -107,10 +107,10 @@ function render({ model, el }) {
     syncSlider(position, p, n - 1);
     drawHand(dial, theta, n, p, near);
     drawClock(clock, ladder, p, j);
-    dial.setAttribute("aria-label", `Positions 0 to ${n - 1} placed on hand ${j} at the angles q times `
+    dial.setAttribute("aria-label", `Positions 0 to ${n - 1} placed on hand ${j} at the angles n times `
       + `${fmt(theta, 4)} radians; position ${p} and its nearest position ${near} are highlighted.`);
-    dialCaption.textContent = `Hand ${j}: position q sits at the angle q\u00b7\u03b8_${j}. Only the angle counts; `
-      + "the distance from the centre grows with q just to keep the labels apart.";
+    dialCaption.textContent = `Hand ${j}: position n sits at the angle n\u00b7\u03b8_${j}. Only the angle counts; `
+      + "the distance from the centre grows with n just to keep the labels apart.";
     clock.setAttribute("aria-label", `All ${ladder.length} hands of the clock at position ${p}; hand ${j} is `
       + "drawn in black.");
     clockCaption.textContent = `All ${ladder.length} hands at position ${p}. Hand 0 (longest) turns fastest; `

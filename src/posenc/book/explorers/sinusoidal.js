@@ -1,5 +1,5 @@
 // The sinusoidal explorer: the table PE as a heatmap, one dimension's wavelength, and the similarity
-// PE(p)·PE(q)/(d/2) of the chosen position p to every position q.
+// PE(p)·PE(n)/(d/2) of the chosen position p to every position n.
 // Mirrored by posenc.book.explorers.SinusoidalExplorer.readouts() and .similarity_curve().
 
 const D_MODELS = [16, 64, 128];
@@ -55,7 +55,7 @@ function drawSimilarity(chart, curve, p, neighbour) {
     parts.push(svg("line", { x1: x(q), x2: x(q), y1: y1, y2: y1 + 4, stroke: COLOR_INK }));
     parts.push(svg("text", { x: x(q), y: y1 + 16, "text-anchor": "middle" }, [String(q)]));
   }
-  parts.push(svg("text", { x: (x0 + x1) / 2, y: y1 + 34, "text-anchor": "middle" }, ["position q"]));
+  parts.push(svg("text", { x: (x0 + x1) / 2, y: y1 + 34, "text-anchor": "middle" }, ["position n"]));
   parts.push(svg("text", { x: 14, y: (y0 + y1) / 2, "text-anchor": "middle",
     transform: `rotate(-90 14 ${(y0 + y1) / 2})` }, ["similarity to p"]));
   parts.push(svg("polyline", {
@@ -74,7 +74,7 @@ function render({ model, el }) {
   select.addEventListener("change", () => { model.set("d_model", Number(select.value)); model.save_changes(); });
   const dModelRow = html("label", { class: "pe-control" }, [html("span", { class: "pe-label" }, ["d_model"]), select]);
   const position = slider(model, "position", "position p", 0, model.get("n_positions") - 1);
-  const dimension = slider(model, "dimension", "dimension i", 0, model.get("d_model") - 1);
+  const dimension = slider(model, "dimension", "dimension", 0, model.get("d_model") - 1);
 
   const canvas = html("canvas", { class: "pe-heatmap", role: "img" });
   const legend = html("div", { class: "pe-legend", "aria-hidden": "true" },
@@ -85,7 +85,7 @@ function render({ model, el }) {
 
   const theta = readout("theta", "frequency \u03b8 of this dimension");
   const wavelength = readout("wavelength", "wavelength 2\u03c0/\u03b8");
-  const value = readout("value", "entry PE(p)[i]");
+  const value = readout("value", "entry of PE(p)");
   const similarity = readout("similarity_neighbour", "similarity to the next position");
 
   const root = html("div", { class: "posenc-explorer", "data-explorer": "sinusoidal" }, [
@@ -125,7 +125,7 @@ function render({ model, el }) {
       + "left to right. Columns further right turn more slowly.";
     chart.setAttribute("aria-label", `Line chart of the similarity of position ${p} to every position from 0 to `
       + `${n - 1}; it is 1 at position ${p} itself.`);
-    chartCaption.textContent = `PE(${p})\u00b7PE(q) / (d/2) for every q: 1 at q = ${p}, lower further away.`;
+    chartCaption.textContent = `PE(${p})\u00b7PE(n) / (d/2) for every n: 1 at n = ${p}, lower further away.`;
     setReadout(theta.output, ladder[j], `\u03b8_${j} = ${fmt(ladder[j], 6)} rad per position`);
     setReadout(wavelength.output, TAU / ladder[j], fmtPositions(TAU / ladder[j]));
     setReadout(value.output, pe[i], `${fn}(${p} \u00b7 \u03b8_${j}) = ${fmt(pe[i])}`);

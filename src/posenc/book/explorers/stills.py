@@ -99,9 +99,9 @@ def sinusoidal_still(explorer) -> Figure:
     readouts = explorer.readouts()
     neighbour, neighbour_similarity = readouts["similarity_neighbour"]
     j, wavelength = i // 2, readouts["wavelength"]
-    figure, (heat, chart) = _figure(f"The sinusoidal table (d_model = {d}, position p = {p}, dimension i = {i})", 2, [
+    figure, (heat, chart) = _figure(f"The sinusoidal table (d_model = {d}, position p = {p}, dimension {i})", 2, [
         ("frequency", f"θ_{j} = {fmt(readouts['theta'], 6)} rad per position"),
-        ("entry PE(p)[i]", f"{'sin' if i % 2 == 0 else 'cos'}({p}·θ_{j}) = {fmt(readouts['value'])}"),
+        ("entry of PE(p)", f"{'sin' if i % 2 == 0 else 'cos'}({p}·θ_{j}) = {fmt(readouts['value'])}"),
         ("wavelength 2π/θ", f"{fmt(wavelength, 2)} positions" if wavelength < 100 else f"{wavelength:,.0f} positions"),
         (f"similarity of {p} to {neighbour}", fmt(neighbour_similarity)),
     ])
@@ -109,8 +109,8 @@ def sinusoidal_still(explorer) -> Figure:
                 interpolation="nearest")
     heat.add_patch(Rectangle((i - 0.5, -0.5), 1, n, fill=False, color=INK, lw=1.2))
     heat.add_patch(Rectangle((-0.5, p - 0.5), d, 1, fill=False, color=INK, lw=1.2))
-    heat.set_xlabel("dimension i")
-    heat.set_ylabel("position q")
+    heat.set_xlabel("dimension")
+    heat.set_ylabel("position n")
     heat.set_title("the table PE: blue −1, red +1", fontsize=9)
     curve = explorer.similarity_curve()
     chart.axhline(0, color=GRID, lw=0.6)
@@ -118,9 +118,9 @@ def sinusoidal_still(explorer) -> Figure:
     chart.plot([neighbour], [curve[neighbour]], "o", mfc="none", mec=QUERY, mew=1.6)
     chart.plot([p], [curve[p]], "o", color=QUERY)
     chart.set_ylim(-1.05, 1.05)
-    chart.set_xlabel("position q")
+    chart.set_xlabel("position n")
     chart.set_ylabel("similarity to p")
-    chart.set_title(f"PE({p})·PE(q) / (d/2) for every q", fontsize=9)
+    chart.set_title(f"PE({p})·PE(n) / (d/2) for every n", fontsize=9)
     return figure
 
 
@@ -150,8 +150,8 @@ def rope_still(explorer) -> Figure:
 
 
 def _dial(ax, theta: float, count: int, p: int, near: int) -> None:
-    """Positions ``0 .. count-1`` on one hand at the angles :math:`q\\theta`, the radius growing with
-    :math:`q` only to keep the labels apart; ``p`` and its nearest position ``near`` highlighted."""
+    """Positions ``0 .. count-1`` on one hand at the angles :math:`n\\theta`, the radius growing with
+    :math:`n` only to keep the labels apart; ``p`` and its nearest position ``near`` highlighted."""
     _plane(ax, 1.3)
     for q, color, style in ((near, KEY, "--"), (p, QUERY, "-")):
         ax.plot([0, 1.08 * np.cos(q * theta)], [0, 1.08 * np.sin(q * theta)], color=color, ls=style, lw=1.4)
@@ -199,7 +199,7 @@ def clock_still(explorer) -> Figure:
          else "no: the nearest position is a neighbour"),
     ])
     _dial(dial, float(ladder[j]), count, p, near)
-    dial.set_title(f"hand {j}: position q sits at the angle q·θ_{j}", fontsize=9)
+    dial.set_title(f"hand {j}: position n sits at the angle n·θ_{j}", fontsize=9)
     _hands(clock, ladder, p, j)
     clock.set_title(f"all {len(ladder)} hands at position {p}; hand {j} in black", fontsize=9)
     return figure
