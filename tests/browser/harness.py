@@ -16,6 +16,7 @@ import io
 import json
 import mimetypes
 import os
+import re
 import subprocess
 import threading
 from dataclasses import dataclass, field
@@ -210,8 +211,7 @@ def open_page(context, server: SiteServer, rel: str, visits: list[Visit]):
 # ---- the site's pages and the explorers on them, read from the built HTML ----
 
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
-WIDGET_STATE = "application/vnd.jupyter.widget-state+json"
-WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+WIDGET_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-(state|view)\+json">(.*?)</script>', re.S)
 
 
 def site_pages(site: Path) -> list[str]:
@@ -229,23 +229,17 @@ def is_redirect(html: str) -> bool:
 
 
 def explorer_kinds(html: str) -> list[str]:
-    """The kinds (``"rope"``, ...) of the posenc explorers a page shows, in the order they appear."""
-    from bs4 import BeautifulSoup
-
+    """The kinds (``"rope"``, ...) of the posenc explorers a page shows, in the order they appear: the widget
+    views whose model (in the page's widget state) is a posenc explorer's. Read with a regular expression, not
+    an HTML parser: this runs for every page whenever the tests are collected, in every worker."""
     from posenc.book.explorers import EXPLORERS
 
     kind_of = {f"{cls.__module__}.{cls.__name__}": kind for kind, cls in EXPLORERS.items()}
-    soup = BeautifulSoup(html, "html.parser")
-    models = {}
-    for script in soup.find_all("script", type=WIDGET_STATE):
-        models.update(json.loads(script.string or "{}").get("state", {}))
-    kinds = []
-    for script in soup.find_all("script", type=WIDGET_VIEW):
-        model = models.get(json.loads(script.string or "{}").get("model_id"), {})
-        anywidget_id = model.get("state", {}).get("_anywidget_id", "")
-        if anywidget_id in kind_of:
-            kinds.append(kind_of[anywidget_id])
-    return kinds
+    scripts = [(kind, json.loads(text or "{}")) for kind, text in WIDGET_SCRIPT.findall(html)]
+    models = {key: model for kind, data in scripts if kind == "state" for key, model in data.get("state", {}).items()}
+    anywidget_ids = [models.get(data.get("model_id"), {}).get("state", {}).get("_anywidget_id", "")
+                     for kind, data in scripts if kind == "view"]
+    return [kind_of[i] for i in anywidget_ids if i in kind_of]
 
 
 # ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----
