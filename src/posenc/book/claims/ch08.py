@@ -115,8 +115,8 @@ def checkpoint_conversion(n_heads: int = 4, head_dim: int = 16, d_model: int = 3
 
     def head_scores(q, k, layout):
         shared_k = np.repeat(k, n_heads // n_kv_heads, axis=0)  # query head h reads K/V head h // group
-        q, k = (partial_rope(u, rotary_fraction=rotary_fraction, layout=layout) for u in (q, shared_k))
-        return q @ k.transpose(0, 2, 1) / np.sqrt(head_dim)
+        return scores.score_matrix(*(partial_rope(u, rotary_fraction=rotary_fraction, layout=layout)
+                                     for u in (q, shared_k)))
 
     def reordered(g, rows):
         return g[rows] if g is not None and reorder_gains else g
