@@ -6,16 +6,21 @@ Each environment is a fresh venv, made once and cached under ``_build/`` (keyed 
   0.9.21. Colab has torch 2.11 (CPU) and Python 3.13; only torch 2.13.0 and Python 3.11 exist on these
   machines, so those two differ. The package is then installed by the install cell itself, with only its
   URL replaced by a local clone tagged with the release, and must leave Colab's packages as they were.
+  Every notebook a launch button opens runs top to bottom in a kernel of it, outside any repository: the
+  plain edition of every chapter and the explorers page, and every student notebook (with the model answers
+  filled in: the blank ones stop, by design, at ``raise NotImplementedError()``).
 - **Binder**: ``binder/requirements.txt`` with its index lines dropped (the CPU torch wheel is local here),
-  then ``binder/postBuild``; it must hold no book-building, test or grading tool.
-
-In both, every notebook a launch button opens runs top to bottom in a kernel of that environment: the
-plain edition of every chapter and the explorers page, and every student notebook (with the model answers
-filled in: the blank ones stop, by design, at ``raise NotImplementedError()``).
+  then ``binder/postBuild``; it must hold no book-building, test or grading tool. Its pins are the versions
+  the book's build ran every chapter with (checked here), and the Colab run above shows that the notebooks
+  need nothing beyond the student packages; what Binder could still lack is checked directly: every module
+  and name the notebooks import is found in its image, and the explorers work in a kernel of it.
 """
 
 from __future__ import annotations
 
+import ast
+import json
+import re
 import shutil
 import subprocess
 import sys
@@ -93,11 +98,11 @@ rope
 """
 
 
-def run_all(python: Path, repo: Path, cwd_of) -> list[str]:
+def run_all(python: Path, repo: Path, cwd: Path) -> list[str]:
     failed = []
     for name, notebook in notebooks_the_buttons_open(repo):
         try:
-            student_env.run_notebook(notebook, python, cwd_of(name))
+            student_env.run_notebook(notebook, python, cwd)
         except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
             failed.append(f"{name}: {str(error)[-1500:]}")
     return failed
@@ -124,17 +129,25 @@ def test_the_install_cell_leaves_colabs_packages_alone(colab):
     assert student_env.installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
-def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
+def explorer_check_output(python: Path, folder: Path) -> list:
+    """The outputs of EXPLORER_CHECK run in a kernel of ``python``."""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    outputs = student_env.run_notebook(notebook, colab, tmp_path).cells[0].outputs
+    return student_env.run_notebook(notebook, python, folder).cells[0].outputs
+
+
+def assert_explorers_work(outputs: list, ipywidgets: str, anywidget: str) -> None:
     text = "".join(o.get("text", "") for o in outputs)
-    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text
+    assert f"versions {ipywidgets} {anywidget}" in text
     assert "recomputed" in text
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
 
 
+def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
+    assert_explorers_work(explorer_check_output(colab, tmp_path), COLAB["ipywidgets"], COLAB["anywidget"])
+
+
 def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tmp_path):
-    assert run_all(colab, repo, lambda name: tmp_path) == []  # Colab's working directory holds no repository
+    assert run_all(colab, repo, tmp_path) == []  # Colab's working directory holds no repository
 
 
 @pytest.fixture(scope="module")
@@ -164,5 +177,60 @@ def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
     assert size < 1580, f"the Binder environment takes {size:,.0f} MB, no less than the 1,580 MB of all the pins"
 
 
-def test_every_notebook_a_button_opens_runs_in_the_binder_image(binder, repo):
-    assert run_all(binder, repo, lambda name: (repo / name).parent) == []
+def binder_pins() -> dict[str, str]:
+    """``{name: version}`` of binder/requirements.txt, torch's local label (``+cpu``) dropped."""
+    text = (ROOT / "binder" / "requirements.txt").read_text()
+    return {name.lower(): version.split("+")[0] for name, version in re.findall(r"^([\w.-]+)==(\S+)", text, re.M)}
+
+
+def test_binder_pins_the_versions_the_book_is_built_with():
+    book = dict(re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements" / "book.txt").read_text(), re.M))
+    pinned = binder_pins()
+    assert {"torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= pinned.keys()
+    assert {name: version for name, version in pinned.items() if book.get(name, version) != version} == {}
+
+
+def imports_of(notebooks: list[tuple[str, nbformat.NotebookNode]]) -> dict[str, list[str]]:
+    """``{module: names imported from it}`` over every code cell of ``notebooks`` (``import m``: no names)."""
+    found: dict[str, set[str]] = {}
+    for _, notebook in notebooks:
+        for cell in notebook.cells:
+            for node in ast.walk(ast.parse(cell.source)) if cell.cell_type == "code" else ():
+                if isinstance(node, ast.Import):
+                    for alias in node.names:
+                        found.setdefault(alias.name, set())
+                elif isinstance(node, ast.ImportFrom) and node.level == 0:
+                    found.setdefault(node.module, set()).update(alias.name for alias in node.names)
+    return {module: sorted(names) for module, names in sorted(found.items())}
+
+
+FIND_IMPORTS = """
+import importlib, json, sys
+missing = []
+for module, names in json.loads(sys.argv[1]).items():
+    try:
+        found = importlib.import_module(module)
+    except ImportError as error:
+        missing.append(f"{module}: {error}")
+        continue
+    for name in names:
+        if not hasattr(found, name):
+            try:
+                importlib.import_module(f"{module}.{name}")
+            except ImportError:
+                missing.append(f"{module}.{name}")
+print(json.dumps(missing))
+"""
+
+
+def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binder, repo, tmp_path):
+    imports = imports_of(notebooks_the_buttons_open(repo))
+    assert {"numpy", "matplotlib.pyplot", "torch", "posenc.book.explorers"} <= imports.keys()
+    result = subprocess.run([str(binder), "-c", FIND_IMPORTS, json.dumps(imports)], cwd=tmp_path, check=True,
+                            capture_output=True, text=True)
+    assert json.loads(result.stdout) == []
+
+
+def test_explorers_work_in_a_kernel_of_the_binder_image(binder, tmp_path):
+    pinned = binder_pins()
+    assert_explorers_work(explorer_check_output(binder, tmp_path), pinned["ipywidgets"], pinned["anywidget"])
