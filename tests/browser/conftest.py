@@ -1,8 +1,9 @@
 """Fixtures for the real-browser tests: one chromium for the whole session, each page visited once.
 
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
-``explorer`` (or ``sinusoidal_explorer``, ``rope_explorer``, ``clock_explorer``) over every posenc explorer
-found on any page, so chapters written later, and explorers inserted into them, are covered too.
+``explorer`` over every posenc explorer found on any page, so chapters written later, and explorers inserted
+into them, are covered too; ``sinusoidal_explorer``, ``rope_explorer`` and ``clock_explorer`` over one copy
+of their kind.
 
 Without chromium, the tests' npm packages (axe-core, lighthouse) or playwright, the tests are skipped with a
 message that says what is missing; with ``CI=true`` they fail instead.
@@ -98,6 +99,16 @@ def _explorers_on_site() -> list[tuple[str, str, int]]:
     return found
 
 
+EXPLORERS_PAGE = "appendix/explorers.html"
+
+
+def _one_of_kind(explorers: list[tuple[str, str, int]], kind: str) -> list[tuple[str, str, int]]:
+    """The copy of ``kind`` whose behaviour the kind's own tests check: its first on the explorers page (else
+    its first anywhere). Every copy runs the same script; each copy's controls are tested on its own page."""
+    copies = sorted((e for e in explorers if e[1] in (kind, "")), key=lambda e: e[0] != EXPLORERS_PAGE)
+    return copies[:1]
+
+
 def pytest_generate_tests(metafunc):
     if "page_path" in metafunc.fixturenames:
         pages = _pages_to_visit()
@@ -106,7 +117,7 @@ def pytest_generate_tests(metafunc):
     for name, kind in (("explorer", None), ("sinusoidal_explorer", "sinusoidal"), ("rope_explorer", "rope"),
                        ("clock_explorer", "clock")):
         if name in metafunc.fixturenames:
-            chosen = [e for e in explorers if kind is None or e[1] in (kind, "")]
+            chosen = explorers if kind is None else _one_of_kind(explorers, kind)
             metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
 
 

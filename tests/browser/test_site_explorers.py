@@ -2,7 +2,9 @@
 
 The page computes its readouts in JavaScript from the widget state; each test reads them (the exact values
 sit in each readout's ``data-value``) and compares them with the same numbers computed by ``posenc``
-(``EXPLORERS[kind](**state).readouts()``), before and after moving the controls.
+(``EXPLORERS[kind](**state).readouts()``), before and after moving the controls. Every copy of every explorer,
+on every page that shows one, has each of its sliders moved and its readouts compared; the behaviour of each
+kind (what a slider, a button or a choice does) is one script, checked on one copy of the kind.
 """
 
 from __future__ import annotations
