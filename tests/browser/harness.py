@@ -256,6 +256,7 @@ def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES
         raise ValueError(f"unknown Lighthouse categories {sorted(set(categories) - set(LIGHTHOUSE_CATEGORIES))}")
     command = ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
                f"--only-categories={','.join(categories)}",
+               "--disable-full-page-screenshot",  # only pictures the report's elements: no audit reads it
                "--chrome-flags=--headless --no-sandbox --disable-gpu",
                *(f"--blocked-url-patterns={pattern}" for pattern in LIGHTHOUSE_BLOCKED)]
     result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,

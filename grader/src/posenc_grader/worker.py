@@ -68,6 +68,7 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
                                                 LimitOutput, SaveAutoGrades, AssignLatePenalties,
                                                 CheckCellMetadata]
     config.Execute.timeout = limits.cell_timeout
+    config.GradingExecute.shutdown_kernel = "immediate"  # a finished kernel is discarded: killed, not waited for
     config.GradingExecute.memory_limit = limits.memory_mb * 2**20
     config.GradingExecute.max_output_chars = limits.max_output_chars
     config.GradingExecute.report_path = str(report)
