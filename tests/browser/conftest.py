@@ -14,7 +14,7 @@ from __future__ import annotations
 import functools
 import json
 import os
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 import pytest
@@ -72,7 +72,26 @@ class PageReport:
     facts: dict
     violations: list[dict]
     screenshot: Path
-    extra: dict = field(default_factory=dict)
+    glossary: dict | None  # what the page's first glossary term did (probe_glossary), None without one
+
+
+def probe_glossary(page) -> dict | None:
+    """Rest the pointer on the page's first glossary term, move it away, focus the term, press Escape: whether
+    the tooltip showed or hid at each step, and what it said. None on a page without a term."""
+    term, tooltip = page.locator("a.glossary-term").first, page.locator("#glossary-tooltip")
+    if not term.count():
+        return None
+    seen = {"href": term.get_attribute("href"), "hidden at first": tooltip.is_hidden()}
+    term.hover()
+    seen |= {"shown on hover": tooltip.is_visible(), "text": " ".join(tooltip.inner_text().split()),
+             "described by": term.get_attribute("aria-describedby")}
+    page.mouse.move(0, 0)
+    seen["hidden when the pointer leaves"] = tooltip.is_hidden()
+    term.focus()
+    seen["shown on focus"] = tooltip.is_visible()
+    page.keyboard.press("Escape")
+    seen["hidden on Escape"] = tooltip.is_hidden()
+    return seen
 
 
 def _page_ids(pages: list[str]) -> list[str]:
@@ -147,9 +166,10 @@ class BrowserSite:
                 violations = page.evaluate(RUN_AXE)
                 shot = ARTIFACTS / "screenshots" / (page_path.removesuffix(".html").replace("/", "__") + ".png")
                 page.screenshot(path=str(shot), full_page=True)
+                glossary = probe_glossary(page)  # last: it moves the pointer and the focus
             finally:
                 page.close()
-            self.reports[page_path] = PageReport(visit, facts, violations, shot)
+            self.reports[page_path] = PageReport(visit, facts, violations, shot, glossary)
         return self.reports[page_path]
 
     def write_artifacts(self) -> None:

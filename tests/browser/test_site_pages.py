@@ -1,5 +1,6 @@
 """Every page of the built site, in chromium: a clean console, typeset math, figures with alt text,
-widgets that render, no serious accessibility problems, and a weight within budget.
+widgets that render, no serious accessibility problems, a weight within budget, and glossary terms that show
+their definition when the pointer rests on them or the keyboard focuses them.
 
 A screenshot of each page lands in artifacts/screenshots/, the weights in artifacts/page-weight.md and
 the accessibility results in artifacts/axe.json.
@@ -7,9 +8,13 @@ the accessibility results in artifacts/axe.json.
 
 from __future__ import annotations
 
-import pytest
+import re
 
-from .conftest import BUDGET_BYTES
+import pytest
+from bs4 import BeautifulSoup
+
+from .conftest import BUDGET_BYTES, SITE
+from .harness import site_pages
 
 pytestmark = pytest.mark.browser
 
@@ -67,3 +72,27 @@ def test_search_page_finds_the_chapters(browser_site):
         assert visit.console_errors == []
     finally:
         page.close()
+
+
+def glossary_definition(href: str) -> str:
+    """The text of the glossary entry a term link points to, read from the built glossary page."""
+    path, _, term_id = href.rpartition("#")
+    glossary = SITE / re.sub(r"^(\.\./)+", "", path)
+    soup = BeautifulSoup(glossary.read_text(encoding="utf-8"), "html.parser")
+    term = soup.find(id=term_id)
+    return " ".join(term.find_next_sibling("dd").get_text(" ").split())
+
+
+def pages_with_terms() -> list[str]:
+    if not (SITE / "index.html").is_file():
+        return ["(no built site)"]
+    return [p for p in site_pages(SITE) if 'class="xref std std-term"' in (SITE / p).read_text(encoding="utf-8")]
+
+
+@pytest.mark.parametrize("term_page", pages_with_terms())
+def test_hovering_or_focusing_a_term_shows_its_glossary_definition(browser_site, term_page):
+    seen = browser_site.report(term_page).glossary  # the page's own visit (this file runs in one worker)
+    assert seen is not None, f"no glossary term on {term_page}"
+    assert seen == {"href": seen["href"], "hidden at first": True, "shown on hover": True,
+                    "text": glossary_definition(seen["href"]), "described by": "glossary-tooltip",
+                    "hidden when the pointer leaves": True, "shown on focus": True, "hidden on Escape": True}
