@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import fcntl
 import os
+import re
 from importlib import metadata
 from pathlib import Path
 
@@ -80,3 +81,9 @@ def hidden_lines(notebook) -> list[str]:
 
     return [line.strip() for cell in notebook.cells for line in split(cell.source)[1].splitlines()
             if len(line.strip()) > 25]
+
+
+def pins(path: Path) -> dict[str, str]:
+    """``{normalized name: version}`` of the ``==`` pins of the requirements file at ``path``."""
+    found = re.findall(r"^([A-Za-z0-9._-]+)==(\S+)", path.read_text(), re.MULTILINE)
+    return {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in found}

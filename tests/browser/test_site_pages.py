@@ -13,7 +13,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from .conftest import BUDGET_BYTES, SITE
+from .conftest import BUDGET_BYTES, NO_SITE, SITE
 from .harness import site_pages
 
 pytestmark = pytest.mark.browser
@@ -85,7 +85,7 @@ def glossary_definition(href: str) -> str:
 
 def pages_with_terms() -> list[str]:
     if not (SITE / "index.html").is_file():
-        return ["(no built site)"]
+        return [NO_SITE]
     return [p for p in site_pages(SITE) if 'class="xref std std-term"' in (SITE / p).read_text(encoding="utf-8")]
 
 
