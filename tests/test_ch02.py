@@ -13,8 +13,8 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from posenc.book.ch02 import lagged_copy_batch, train_briefly
 from posenc.book.claims import ch02 as claims
-from posenc.book.experiments.ch02 import lagged_copy_batch, train_briefly
 from posenc.scores import toeplitz_deviation
 from posenc.sinusoidal import sinusoidal_table
 from posenc.torch_nn import LearnedPositions

@@ -15,10 +15,10 @@ from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 
 from posenc import scaling
+from posenc.book import ch09 as extrapolation
+from posenc.book.ch02 import fit
+from posenc.book.ch09 import accuracy, copy_batch
 from posenc.book.claims import ch09 as claims
-from posenc.book.experiments import ch09 as extrapolation
-from posenc.book.experiments.ch02 import fit
-from posenc.book.experiments.ch09 import accuracy, copy_batch
 from posenc.scaling import dynamic_ntk
 from posenc.torch_nn import TinyModel
 

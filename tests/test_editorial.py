@@ -1,5 +1,5 @@
 """Editorial checks of the chapters: their order in the table of contents, the notation, the length of cells
-and chapters, code shown from the package, alt texts, and where each chapter states and checks what."""
+and chapters, code shown from the package, alt texts. No test here pins a sentence of the prose."""
 
 from __future__ import annotations
 
@@ -46,27 +46,9 @@ def test_notation_page_is_in_the_table_of_contents_before_the_glossary():
     assert (ROOT / "appendix" / "notation.md").read_text().splitlines()[1] == "# Notation"
 
 
-def test_chapters_8_and_9_serve_and_stretch_rope_in_that_order():
-    files = toc_files()
-    assert files.index("chapters/08_serving_rope") + 1 == files.index("chapters/09_stretching_rope")
-    assert cells(chapter("08"), "markdown")[0].startswith("(ch-serving-rope)=\n# Serving RoPE")
-    assert cells(chapter("09"), "markdown")[0].startswith("(ch-stretching-rope)=\n# Stretching RoPE")
-
-
-def test_chapter_10_follows_chapter_9_and_ends_with_its_exercises():
-    files = toc_files()
-    assert files.index("chapters/09_stretching_rope") + 1 == files.index("chapters/10_the_family")
-    prose = cells(chapter("10"), "markdown")
-    assert prose[0].startswith("(ch-the-family)=\n# The family")
-    assert "exercises/release/ch10_family/family.ipynb" in prose[-1]
-
-
-def test_chapter_11_follows_chapter_10_and_ends_with_its_exercises():
-    files = toc_files()
-    assert files.index("chapters/10_the_family") + 1 == files.index("chapters/11_todays_models")
-    prose = cells(chapter("11"), "markdown")
-    assert prose[0].startswith("(ch-todays-models)=\n# RoPE in current models")
-    assert "exercises/release/ch11_models/models.ipynb" in prose[-1]
+def test_the_chapters_are_in_the_table_of_contents_in_their_order():
+    listed = [name for name in toc_files() if name.startswith("chapters/")]
+    assert listed == [f"chapters/{path.stem}" for path in CHAPTERS]
 
 
 def test_every_chapter_a_page_names_exists():
@@ -85,8 +67,8 @@ def test_no_markdown_cell_is_longer_than_40_lines(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_chapter_prose_is_under_3800_words(path):
-    assert sum(len(text.split()) for text in cells(path, "markdown")) <= 3800
+def test_chapter_prose_is_under_4000_words(path):
+    assert sum(len(text.split()) for text in cells(path, "markdown")) <= 4000
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
@@ -240,42 +222,3 @@ def test_code_included_on_the_page_exists_in_the_package(path):
         for included, function in re.findall(r"```\{literalinclude\} (\S+)\n:pyobject: (\w+)", cell):
             source = (path.parent / included).resolve().read_text(encoding="utf-8")
             assert re.search(rf"^def {function}\(", source, re.MULTILINE), f"{included} has no {function}"
-
-
-def test_chapter_7_shows_the_block_diagonal_builder():
-    included = re.findall(r":pyobject: (\w+)", markdown("07"))
-    assert "rope_matrix" in included and "block_diagonal_rotation" in included
-
-
-# ---- what each chapter states and checks, and where ----
-
-
-def test_chapter_three_neither_runs_rope_nor_repeats_the_length_experiment():
-    assert "rope" not in code("03").lower()
-    assert "np.linalg.norm(x +" not in code("03")
-    assert "x + p_m" not in markdown("03")
-
-
-def test_chapter_three_says_which_way_the_shift_blocks_turn():
-    prose = markdown("03")
-    assert "R(-k\\theta_j)" in prose and "clockwise" in prose
-    assert "the width of one attention head" not in prose
-
-
-def test_the_offset_only_check_runs_once_in_chapters_three_and_four():
-    assert "rope_scores_depend_on_offset" not in code("03")
-    assert code("04").count("rope_scores_depend_on_offset") == 1
-
-
-def test_lecture_slips_are_named():
-    assert "lecture" in markdown("03") and "theta-1" in markdown("03") and "lecture-hand" in markdown("03")
-    assert "m - n" in markdown("04")
-
-
-def test_chapter_4_states_and_checks_why_rotation():
-    prose, checks = markdown("04"), code("04")
-    assert "## What offset-only scores force" in prose and ":label: thm-rotation-forced" in prose
-    assert prose.index("## What offset-only scores force") < prose.index("(sec-rope-explorer)=")
-    assert checks.count("claims.position_maps_offset_only(matrix_powers(orthogonal") == 1  # it passes here ...
-    assert checks.count("claims.position_maps_offset_only(matrix_powers(generic") == 1  # ... and fails here
-    assert "claims.rotation_form_holds(orthogonal)" in checks and "claims.rotation_form_holds(generic)" in checks

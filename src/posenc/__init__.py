@@ -5,7 +5,7 @@ tests all run the same code. Each module holds one idea of the lecture, its math
 uses it; imports between them run one way, and none imports :mod:`posenc.book`, the layer above them that
 serves the chapters (claims, figures, self-checks, experiments).
 
-- :mod:`posenc.checks`       -- the input checks of every function (TypeError: wrong kind; ValueError: wrong value)
+- :mod:`posenc.validation`   -- the validation of every argument (TypeError: wrong kind; ValueError: wrong value)
 - :mod:`posenc.attention`    -- softmax, scaled dot-product attention, permutations, causal masks
 - :mod:`posenc.geometry`     -- rotations of the plane, plane angles, block-diagonal rotations, why rotation is forced
 - :mod:`posenc.sinusoidal`   -- the frequency ladder, the sinusoidal table, the shift matrix M_k

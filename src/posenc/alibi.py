@@ -15,7 +15,7 @@ import math
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
@@ -29,7 +29,7 @@ def alibi_slopes(n_heads: int) -> np.ndarray:
     >>> alibi_slopes(4)
     array([0.25      , 0.0625    , 0.015625  , 0.00390625])
     """
-    n_heads = checks.integer(n_heads, "n_heads", "alibi_slopes", minimum=1)
+    n_heads = validation.integer(n_heads, "n_heads", "alibi_slopes", minimum=1)
     closest = 2 ** int(math.floor(math.log2(n_heads)))
     slopes = 2.0 ** (-8.0 * np.arange(1, closest + 1) / closest)
     if closest == n_heads:
@@ -48,7 +48,7 @@ def alibi_bias(n_positions: int, slopes) -> np.ndarray:
            [-0.5,  0. , -0.5],
            [-1. , -0.5,  0. ]])
     """
-    n_positions = checks.integer(n_positions, "n_positions", "alibi_bias", minimum=1)
-    slopes = checks.real_vector(slopes, "slopes", "alibi_bias")
+    n_positions = validation.integer(n_positions, "n_positions", "alibi_bias", minimum=1)
+    slopes = validation.real_vector(slopes, "slopes", "alibi_bias")
     distance = np.abs(np.subtract.outer(np.arange(n_positions), np.arange(n_positions)))  # |m - n|
     return slopes[:, None, None] * -distance

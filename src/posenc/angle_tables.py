@@ -12,7 +12,7 @@ from functools import lru_cache
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .sinusoidal import frequencies
 
 
@@ -23,8 +23,8 @@ def rotation_angles(positions, d: int, base: float = 10000.0) -> np.ndarray:
     array([[0. , 0. ],
            [2. , 0.2]])
     """
-    positions = checks.real_vector(positions, "positions", "rotation_angles")
-    return _angles(positions, *checks.ladder(d, base, "rotation_angles"))
+    positions = validation.real_vector(positions, "positions", "rotation_angles")
+    return _angles(positions, *validation.ladder(d, base, "rotation_angles"))
 
 
 def cos_sin_table(positions, d: int, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
@@ -33,8 +33,8 @@ def cos_sin_table(positions, d: int, base: float = 10000.0) -> tuple[np.ndarray,
     The tables of the last 32 distinct ``(positions, d, base)`` are kept and handed out again, read-only:
     for a ``(4096, 64)`` table, computing them costs more than rotating a 67 MB tensor in place.
     """
-    positions = checks.real_vector(positions, "positions", "cos_sin_table")
-    return _cos_sin(positions, *checks.ladder(d, base, "cos_sin_table"))
+    positions = validation.real_vector(positions, "positions", "cos_sin_table")
+    return _cos_sin(positions, *validation.ladder(d, base, "cos_sin_table"))
 
 
 def _angles(positions, d: int, base: float) -> np.ndarray:

@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
@@ -24,12 +24,12 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     >>> softmax(np.array([0.0, np.log(3.0)]))
     array([0.25, 0.75])
     """
-    scores = checks.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
-    return _softmax(scores, checks.integer(axis, "axis", "softmax"))
+    scores = validation.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
+    return _softmax(scores, validation.integer(axis, "axis", "softmax"))
 
 
 def _softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
-    """:func:`softmax` of a validated float array (``-inf`` allowed) along a validated ``axis``, with no checks."""
+    """:func:`softmax` of a validated float array (``-inf`` allowed) along a validated ``axis``, without validation."""
     weights = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
@@ -44,7 +44,7 @@ def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = No
 
 
 def _weights(q, k, mask, who: str) -> np.ndarray:
-    q, k = checks.real_array(q, "q", who, min_ndim=2), checks.real_array(k, "k", who, min_ndim=2)
+    q, k = validation.real_array(q, "q", who, min_ndim=2), validation.real_array(k, "k", who, min_ndim=2)
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
@@ -69,7 +69,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
     -------
     array of shape ``(..., n, d_v)``: row ``m`` is the weighted average of the values seen by query ``m``.
     """
-    v = checks.real_array(v, "v", "attention", min_ndim=2)
+    v = validation.real_array(v, "v", "attention", min_ndim=2)
     weights = _weights(q, k, mask, "attention")
     if weights.shape[-1] != v.shape[-2]:
         raise ValueError(f"attention: need one value per key, got {weights.shape[-1]} keys and {v.shape[-2]} values")
@@ -79,7 +79,7 @@ def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | No
 def self_attention(x: np.ndarray, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray) -> np.ndarray:
     """One head of self-attention on token vectors ``x`` (shape ``(n, d_model)``): queries, keys and
     values are the projections :math:`XW_Q`, :math:`XW_K`, :math:`XW_V`, then :func:`attention`."""
-    x, w_q, w_k, w_v = (checks.matrix(m, name, "self_attention")
+    x, w_q, w_k, w_v = (validation.matrix(m, name, "self_attention")
                         for m, name in ((x, "x"), (w_q, "w_q"), (w_k, "w_k"), (w_v, "w_v")))
     if not x.shape[1] == w_q.shape[0] == w_k.shape[0] == w_v.shape[0]:
         raise ValueError(f"self_attention: the weights need {x.shape[1]} rows (the width of x), got "
@@ -106,5 +106,5 @@ def permutation_matrix(order) -> np.ndarray:
 
 def causal_mask(n: int) -> np.ndarray:
     """Boolean ``(n, n)`` mask, ``True`` on and below the diagonal: query ``m`` sees keys ``0..m``."""
-    n = checks.integer(n, "n", "causal_mask", minimum=0)
+    n = validation.integer(n, "n", "causal_mask", minimum=0)
     return np.tril(np.ones((n, n), dtype=bool))

@@ -21,7 +21,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .sinusoidal import frequencies, wavelengths
 
 TWO_PI = 2.0 * np.pi
@@ -44,7 +44,7 @@ def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
     >>> np.round(hand_periods(4, base=100.0), 2)
     array([ 6.28, 62.83])
     """
-    return wavelengths(*checks.ladder(d, base, "hand_periods"))
+    return wavelengths(*validation.ladder(d, base, "hand_periods"))
 
 
 def wrapped_angles(positions, theta) -> np.ndarray:
@@ -62,8 +62,8 @@ def wrapped_angles(positions, theta) -> np.ndarray:
     >>> np.round(wrapped_angles([0, 6, 7], 1.0), 4)    # 6 radians is just short of a full turn
     array([0.    , 6.    , 0.7168])
     """
-    positions = checks.real_vector(positions, "positions", "wrapped_angles")
-    theta = checks.real_array(theta, "theta", "wrapped_angles")
+    positions = validation.real_vector(positions, "positions", "wrapped_angles")
+    theta = validation.real_array(theta, "theta", "wrapped_angles")
     if theta.ndim > 1 or not np.all(theta > 0):
         raise ValueError(f"wrapped_angles: theta must be a positive number or a vector of them, got {theta}")
     return _wrap(np.multiply.outer(positions, theta))
@@ -77,7 +77,7 @@ def angular_distance(a, b) -> np.ndarray:
     >>> round(float(angular_distance(0.1, TWO_PI - 0.1)), 12)    # either side of the zero mark
     0.2
     """
-    a, b = checks.real_array(a, "a", "angular_distance"), checks.real_array(b, "b", "angular_distance")
+    a, b = validation.real_array(a, "a", "angular_distance"), validation.real_array(b, "b", "angular_distance")
     r = np.mod(np.abs(a - b), TWO_PI)
     return np.minimum(r, TWO_PI - r)
 
@@ -94,9 +94,9 @@ def first_near_collision(theta: float, tolerance: float, max_offset: int) -> int
     >>> first_near_collision(1.0, 0.05, 100)    # |44 - 14 pi| = 0.018
     44
     """
-    theta = checks.real(theta, "theta", "first_near_collision", above=0.0)
-    tolerance = checks.real(tolerance, "tolerance", "first_near_collision", above=0.0)
-    max_offset = checks.integer(max_offset, "max_offset", "first_near_collision", minimum=1)
+    theta = validation.real(theta, "theta", "first_near_collision", above=0.0)
+    tolerance = validation.real(tolerance, "tolerance", "first_near_collision", above=0.0)
+    max_offset = validation.integer(max_offset, "max_offset", "first_near_collision", minimum=1)
     offsets = np.arange(1, max_offset + 1)
     hits = np.flatnonzero(angular_distance(offsets * theta, 0.0) <= tolerance)
     return int(offsets[hits[0]]) if hits.size else None
@@ -108,9 +108,9 @@ def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
     Computed from the two readings themselves, hand by hand:
     :math:`D(m, n)^2 = \sum_j \delta(m\theta_j \bmod 2\pi,\; n\theta_j \bmod 2\pi)^2`.
     """
-    m = checks.real_array(m, "m", "clock_distance")[..., None]
-    n = checks.real_array(n, "n", "clock_distance")[..., None]
-    theta = frequencies(*checks.ladder(d, base, "clock_distance"))
+    m = validation.real_array(m, "m", "clock_distance")[..., None]
+    n = validation.real_array(n, "n", "clock_distance")[..., None]
+    theta = frequencies(*validation.ladder(d, base, "clock_distance"))
     gaps = angular_distance(_wrap(m * theta), _wrap(n * theta))
     return np.sqrt(np.sum(gaps**2, axis=-1))
 
@@ -118,8 +118,8 @@ def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
 def offset_distance(offsets, d: int, base: float = 10000.0) -> np.ndarray:
     r""":math:`D(\Delta) = \big(\sum_j \delta(\Delta\theta_j, 0)^2\big)^{1/2}`, the clock distance between any
     two positions ``offsets`` apart, shape ``(len(offsets),)``."""
-    offsets = checks.real_vector(offsets, "offsets", "offset_distance")
-    theta = frequencies(*checks.ladder(d, base, "offset_distance"))
+    offsets = validation.real_vector(offsets, "offsets", "offset_distance")
+    theta = frequencies(*validation.ladder(d, base, "offset_distance"))
     gaps = angular_distance(np.outer(offsets, theta), 0.0)  # (n_offsets, d/2)
     return np.sqrt(np.sum(gaps**2, axis=1))
 
@@ -133,9 +133,9 @@ def min_separation(d: int, base: float = 10000.0, n_positions: int = 32768) -> S
     >>> min_separation(2, n_positions=8)    # one hand, theta = 1: positions 6 apart nearly coincide
     Separation(offset=6, distance=0.28318530717958623)
     """
-    n_positions = checks.integer(n_positions, "n_positions", "min_separation", minimum=2)
+    n_positions = validation.integer(n_positions, "n_positions", "min_separation", minimum=2)
     offsets = np.arange(1, n_positions)
-    distances = offset_distance(offsets, *checks.ladder(d, base, "min_separation"))
+    distances = offset_distance(offsets, *validation.ladder(d, base, "min_separation"))
     best = int(np.argmin(distances))
     return Separation(int(offsets[best]), float(distances[best]))
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .angle_tables import _angles
 
 
@@ -20,8 +20,8 @@ def rope_partial_sums(distances, d: int, base: float = 10000.0) -> np.ndarray:
     Complex, shape ``(len(distances), d//2)``; column ``j - 1`` holds :math:`S_j`. They appear in the
     bound of Su et al. (2021, §3.4.3) on the score of two tokens ``r`` positions apart.
     """
-    distances = checks.real_vector(distances, "distances", "rope_partial_sums")
-    return _partial_sums(distances, *checks.ladder(d, base, "rope_partial_sums"))
+    distances = validation.real_vector(distances, "distances", "rope_partial_sums")
+    return _partial_sums(distances, *validation.ladder(d, base, "rope_partial_sums"))
 
 
 def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarray:
@@ -34,7 +34,7 @@ def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarra
     array([2.5])
     """
     who = "long_term_decay_bound"
-    distances, (d, base) = checks.real_vector(distances, "distances", who), checks.ladder(d, base, who)
+    distances, (d, base) = validation.real_vector(distances, "distances", who), validation.ladder(d, base, who)
     return _decay_bound(distances, d, base)
 
 
@@ -47,8 +47,8 @@ def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20,
     oscillates too fast to read at large distances.
     """
     who = "long_term_decay_octaves"
-    d, base = checks.ladder(d, base, who)
-    octaves, samples = checks.integer(octaves, "octaves", who, 1), checks.integer(samples, "samples", who, 1)
+    d, base = validation.ladder(d, base, who)
+    octaves, samples = validation.integer(octaves, "octaves", who, 1), validation.integer(samples, "samples", who, 1)
     edges = 2.0 ** np.arange(octaves + 1)
     means = [_decay_bound(np.unique(np.floor(np.linspace(lo, hi, samples, endpoint=False))), d, base).mean()
              for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
@@ -70,5 +70,5 @@ def random_walk_level(d: int) -> float:
     r""":math:`\frac{1}{d/2}\sum_{j=1}^{d/2} \tfrac12\sqrt{\pi j}`: about the value of the relative bound
     when every angle :math:`r\theta_k` is effectively random, since a sum of :math:`j` unit complex numbers
     with independent uniform phases has mean length close to :math:`\tfrac12\sqrt{\pi j}`."""
-    j = np.arange(1, checks.even_dimension(d, "random_walk_level") // 2 + 1)
+    j = np.arange(1, validation.even_dimension(d, "random_walk_level") // 2 + 1)
     return float(np.mean(np.sqrt(np.pi * j) / 2))

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .rotary import _rope
 
 
@@ -32,8 +32,8 @@ def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.
         (the causal mask).
     cache : array ``(seq, d)``, the rotated keys as they sit in the cache at the end.
     """
-    q, k = checks.matrix(q, "q", "cached_decoding_scores"), checks.matrix(k, "k", "cached_decoding_scores")
-    base = checks.base(base, "cached_decoding_scores")
+    q, k = validation.matrix(q, "q", "cached_decoding_scores"), validation.matrix(k, "k", "cached_decoding_scores")
+    base = validation.base(base, "cached_decoding_scores")
     if q.shape != k.shape or q.shape[1] % 2:
         raise ValueError(f"cached_decoding_scores: q and k must both have shape (seq, d) with d even, "
                          f"got {q.shape} and {k.shape}")
@@ -59,7 +59,7 @@ def positions_from_mask(mask) -> np.ndarray:
            [0, 0, 0, 1]])
     """
     mask = np.asarray(mask)
-    mask = checks.real_array(mask.astype(np.int64) if mask.dtype == np.bool_ else mask, "mask",
+    mask = validation.real_array(mask.astype(np.int64) if mask.dtype == np.bool_ else mask, "mask",
                              "positions_from_mask", min_ndim=1)
     if not np.all((mask == 0) | (mask == 1)):
         raise ValueError("positions_from_mask: mask must be an array of 0s and 1s (1 marks a real token)")

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def _coefficients(h, who: str) -> np.ndarray:
@@ -35,8 +35,8 @@ def pairs_as_complex(x) -> np.ndarray:
     >>> pairs_as_complex([1.0, 2.0, 3.0, 4.0])
     array([1.+2.j, 3.+4.j])
     """
-    x = checks.real_array(x, "x", "pairs_as_complex", min_ndim=1)
-    checks.even_dimension(x.shape[-1], "pairs_as_complex")
+    x = validation.real_array(x, "x", "pairs_as_complex", min_ndim=1)
+    validation.even_dimension(x.shape[-1], "pairs_as_complex")
     return x[..., 0::2] + 1j * x[..., 1::2]
 
 
@@ -47,8 +47,8 @@ def offset_coefficients(q, k) -> np.ndarray:
     >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)
     array([0.+1.41421356j])
     """
-    q = checks.real_array(q, "q", "offset_coefficients", ndim=1)
-    k = checks.real_array(k, "k", "offset_coefficients", ndim=1)
+    q = validation.real_array(q, "q", "offset_coefficients", ndim=1)
+    k = validation.real_array(k, "k", "offset_coefficients", ndim=1)
     if q.shape != k.shape:
         raise ValueError(f"offset_coefficients: q and k must have the same shape, got {q.shape} and {k.shape}")
     return np.conj(pairs_as_complex(q)) * pairs_as_complex(k) / np.sqrt(q.size)
@@ -61,8 +61,8 @@ def trig_polynomial(h, offsets, theta) -> np.ndarray:
     array([ 1., -2.])
     """
     h = _coefficients(h, "trig_polynomial")
-    offsets = checks.real_array(offsets, "offsets", "trig_polynomial")
-    theta = checks.real_vector(theta, "theta", "trig_polynomial")
+    offsets = validation.real_array(offsets, "offsets", "trig_polynomial")
+    theta = validation.real_vector(theta, "theta", "trig_polynomial")
     if h.shape != theta.shape:
         raise ValueError(f"trig_polynomial: h and theta must have the same shape, got {h.shape} and {theta.shape}")
     return np.real(np.exp(1j * offsets[..., None] * theta) @ h)
@@ -100,15 +100,15 @@ def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> n
     >>> fit_coefficients([0.0, 1.0, 2.0], [1.0, 0.0, -1.0], [np.pi / 2]).round(12)  # cos(pi D / 2)
     array([1.+0.j])
     """
-    offsets = checks.real_vector(offsets, "offsets", "fit_coefficients")
-    target = checks.real_vector(target, "target", "fit_coefficients")
-    theta = checks.real_vector(theta, "theta", "fit_coefficients")
+    offsets = validation.real_vector(offsets, "offsets", "fit_coefficients")
+    target = validation.real_vector(target, "target", "fit_coefficients")
+    theta = validation.real_vector(theta, "theta", "fit_coefficients")
     if target.shape != offsets.shape:
         raise ValueError(f"fit_coefficients: target must have one value per offset, got {target.size} values "
                          f"for {offsets.size} offsets")
     angles = offsets[:, None] * theta
     if rcond is not None:
-        rcond = checks.real(rcond, "rcond", "fit_coefficients", at_least=0.0)
+        rcond = validation.real(rcond, "rcond", "fit_coefficients", at_least=0.0)
     solution = np.linalg.lstsq(np.hstack([np.cos(angles), -np.sin(angles)]), target, rcond=rcond)[0]
     return solution[:theta.size] + 1j * solution[theta.size:]
 
@@ -121,7 +121,7 @@ def dft_matrix(n: int) -> np.ndarray:
     array([[ 1.,  1.],
            [ 1., -1.]])
     """
-    n = checks.integer(n, "n", "dft_matrix", minimum=1)
+    n = validation.integer(n, "n", "dft_matrix", minimum=1)
     k = np.arange(n)
     return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)
 
@@ -136,5 +136,5 @@ def circulant_eigenvalues(c) -> np.ndarray:
     >>> np.round(circulant_eigenvalues([2.0, 1.0, 1.0]).real, 12)
     array([4., 1., 1.])
     """
-    c = checks.real_vector(c, "c", "circulant_eigenvalues")
+    c = validation.real_vector(c, "c", "circulant_eigenvalues")
     return np.fft.fft(np.roll(c[::-1], 1))

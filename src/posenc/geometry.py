@@ -23,7 +23,7 @@ from typing import NamedTuple
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def rotation_2d(angle) -> np.ndarray:
@@ -35,7 +35,7 @@ def rotation_2d(angle) -> np.ndarray:
     array([[ 0., -1.],
            [ 1.,  0.]])
     """
-    angle = checks.real_array(angle, "angle", "rotation_2d")
+    angle = validation.real_array(angle, "angle", "rotation_2d")
     if angle.ndim > 1:
         raise ValueError(f"rotation_2d: angle must be a number or a vector of them, got shape {angle.shape}")
     c, s = np.cos(angle), np.sin(angle)
@@ -49,7 +49,7 @@ def plane_angle(u, v) -> float:
     >>> round(float(np.degrees(plane_angle([1, 0], [0, 2]))), 6)
     90.0
     """
-    u, v = checks.plane_vector(u, "u", "plane_angle"), checks.plane_vector(v, "v", "plane_angle")
+    u, v = validation.plane_vector(u, "u", "plane_angle"), validation.plane_vector(v, "v", "plane_angle")
     if not (np.any(u) and np.any(v)):
         raise ValueError("plane_angle: the zero vector has no direction")
     return float(np.arctan2(u[0] * v[1] - u[1] * v[0], u @ v))
@@ -65,7 +65,7 @@ def block_diagonal_rotation(angles) -> np.ndarray:
            [ 0.,  0., -1.,  0.],
            [ 0.,  0.,  0., -1.]])
     """
-    angles = checks.real_array(angles, "angles", "block_diagonal_rotation", ndim=1)
+    angles = validation.real_array(angles, "angles", "block_diagonal_rotation", ndim=1)
     c, s = np.cos(angles), np.sin(angles)
     even = np.arange(0, 2 * len(angles), 2)
     matrix = np.zeros((2 * len(angles), 2 * len(angles)))
@@ -85,8 +85,8 @@ def random_orthogonal(d: int, seed: int = 0) -> np.ndarray:
     >>> bool(np.allclose(a.T @ a, np.eye(5)))
     True
     """
-    d = checks.integer(d, "d", "random_orthogonal", minimum=1)
-    seed = checks.integer(seed, "seed", "random_orthogonal", minimum=0)
+    d = validation.integer(d, "d", "random_orthogonal", minimum=1)
+    seed = validation.integer(seed, "seed", "random_orthogonal", minimum=0)
     q, r = np.linalg.qr(np.random.default_rng(seed).standard_normal((d, d)))
     return q * np.where(np.diag(r) < 0, -1.0, 1.0)
 
@@ -99,8 +99,8 @@ def matrix_powers(a, n_positions: int) -> np.ndarray:
     array([[-1.,  0.],
            [ 0., -1.]])
     """
-    a = checks.matrix(a, "a", "matrix_powers", square=True)
-    n_positions = checks.integer(n_positions, "n_positions", "matrix_powers", minimum=1)
+    a = validation.matrix(a, "a", "matrix_powers", square=True)
+    n_positions = validation.integer(n_positions, "n_positions", "matrix_powers", minimum=1)
     powers = [np.eye(len(a))]
     for _ in range(n_positions - 1):
         powers.append(a @ powers[-1])
@@ -139,7 +139,7 @@ def offset_deviation(maps, key_maps=None) -> float:
 
 def _maps(maps, name: str) -> np.ndarray:
     """``maps`` as a float array of shape ``(N, d, d)``, or the error that names what is wrong."""
-    maps = checks.real_array(maps, name, "offset_deviation", ndim=3)
+    maps = validation.real_array(maps, name, "offset_deviation", ndim=3)
     if maps.shape[1] != maps.shape[2]:
         raise ValueError(f"offset_deviation: {name} must have shape (N, d, d), got shape {maps.shape}")
     return maps
@@ -175,8 +175,8 @@ def rotation_form(a, tol: float = 1.5e-8) -> RotationForm:
     >>> np.degrees(form.angles), form.signs
     (array([90.]), array([1.]))
     """
-    a = checks.matrix(a, "a", "rotation_form", square=True)
-    tol = checks.real(tol, "tol", "rotation_form", above=0.0)
+    a = validation.matrix(a, "a", "rotation_form", square=True)
+    tol = validation.real(tol, "tol", "rotation_form", above=0.0)
     symmetric, skew = (a + a.T) / 2, (a - a.T) / 2
     _, vectors = np.linalg.eigh(symmetric)
     planes: list[np.ndarray] = []

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .rotary import _rope
 
 
@@ -61,11 +61,11 @@ def mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions=None, *, base: f
             [1., 2.]]])
     """
     who = "mla_scores"
-    q_nope, q_rope, w_uk = (checks.real_array(a, name, who, ndim=3)
+    q_nope, q_rope, w_uk = (validation.real_array(a, name, who, ndim=3)
                             for a, name in ((q_nope, "q_nope"), (q_rope, "q_rope"), (w_uk, "w_uk")))
-    latents, k_rope = (checks.matrix(a, name, who) for a, name in ((latents, "latents"), (k_rope, "k_rope")))
+    latents, k_rope = (validation.matrix(a, name, who) for a, name in ((latents, "latents"), (k_rope, "k_rope")))
     _check_shapes(q_nope, q_rope, latents, k_rope, w_uk, who)
-    positions, base = checks.positions(positions, len(latents), who), checks.base(base, who)
+    positions, base = validation.positions(positions, len(latents), who), validation.base(base, who)
     absorbed = q_nope @ w_uk  # W_UK^T q for every head and query: (heads, seq, d_lat)
     content = absorbed @ latents.T  # against the latents themselves, never decompressed into keys
     rotary = _rope(q_rope, positions, base) @ _rope(k_rope, positions, base).T  # one shared key per token
@@ -81,4 +81,4 @@ def _check_shapes(q_nope, q_rope, latents, k_rope, w_uk, who: str) -> None:
     if w_uk.shape != (heads, d_nope, latents.shape[1]):
         raise ValueError(f"{who}: w_uk must have shape (heads, d_nope, d_lat) = ({heads}, {d_nope}, "
                          f"{latents.shape[1]}), got {w_uk.shape}")
-    checks.even_dimension(q_rope.shape[2], who, "d_rope")
+    validation.even_dimension(q_rope.shape[2], who, "d_rope")

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def every_nth_layer(n_layers: int, n: int) -> np.ndarray:
@@ -31,8 +31,8 @@ def every_nth_layer(n_layers: int, n: int) -> np.ndarray:
     >>> every_nth_layer(8, 4)
     array([False, False, False,  True, False, False, False,  True])
     """
-    n_layers = checks.integer(n_layers, "n_layers", "every_nth_layer", minimum=1)
-    n = checks.integer(n, "n", "every_nth_layer", minimum=1)
+    n_layers = validation.integer(n_layers, "n_layers", "every_nth_layer", minimum=1)
+    n = validation.integer(n, "n", "every_nth_layer", minimum=1)
     return (np.arange(n_layers) + 1) % n == 0
 
 
@@ -51,9 +51,9 @@ def nope_temperature(positions, floor_scale: float = 8192.0, attn_scale: float =
     array([1.    , 1.    , 1.0693, 1.1386])
     """
     who = "nope_temperature"
-    positions = checks.real_vector(positions, "positions", who)
-    floor_scale = checks.real(floor_scale, "floor_scale", who, above=0.0)
-    attn_scale = checks.real(attn_scale, "attn_scale", who)
+    positions = validation.real_vector(positions, "positions", who)
+    floor_scale = validation.real(floor_scale, "floor_scale", who, above=0.0)
+    attn_scale = validation.real(attn_scale, "attn_scale", who)
     if np.any(positions < 0):
         raise ValueError(f"{who}: positions must be at least 0 (indices in the sequence), got {positions.min():g}")
     return 1.0 + attn_scale * np.log1p(np.floor((positions + 1.0) / floor_scale))
@@ -71,8 +71,8 @@ def window_mask(n: int, window: int) -> np.ndarray:
            [0, 1, 1, 0],
            [0, 0, 1, 1]])
     """
-    n = checks.integer(n, "n", "window_mask", minimum=0)
-    window = checks.integer(window, "window", "window_mask", minimum=1)
+    n = validation.integer(n, "n", "window_mask", minimum=0)
+    window = validation.integer(window, "window", "window_mask", minimum=1)
     offset = np.subtract.outer(np.arange(n), np.arange(n))  # m - n: how far back the key lies
     return (offset >= 0) & (offset < window)
 
@@ -88,7 +88,7 @@ def chunk_mask(n: int, chunk: int) -> np.ndarray:
            [0, 0, 1, 0],
            [0, 0, 1, 1]])
     """
-    n = checks.integer(n, "n", "chunk_mask", minimum=0)
-    chunk = checks.integer(chunk, "chunk", "chunk_mask", minimum=1)
+    n = validation.integer(n, "n", "chunk_mask", minimum=0)
+    chunk = validation.integer(chunk, "chunk", "chunk_mask", minimum=1)
     block = np.arange(n) // chunk
     return np.equal.outer(block, block) & np.tri(n, dtype=bool)

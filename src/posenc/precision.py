@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .sinusoidal import frequencies
 
 FORMATS = {"bfloat16": None, "float16": np.float16, "float32": np.float32, "float64": np.float64}
@@ -26,8 +26,8 @@ def round_to(values, dtype: str) -> np.ndarray:
     >>> round_to([256, 257, 258], "bfloat16")
     array([256., 256., 258.])
     """
-    dtype = checks.option(dtype, tuple(FORMATS), "dtype", "round_to")
-    values = checks.real_array(values, "values", "round_to", finite=False)
+    dtype = validation.option(dtype, tuple(FORMATS), "dtype", "round_to")
+    values = validation.real_array(values, "values", "round_to", finite=False)
     if dtype != "bfloat16":
         return values.astype(FORMATS[dtype]).astype(np.float64)
     bits = values.astype(np.float32).view(np.uint32).astype(np.uint64)
@@ -45,7 +45,7 @@ def angles_in_precision(positions, d: int, base: float, dtype: str) -> np.ndarra
     exact in float64, so the last rounding gives the correctly rounded product, as the hardware does.
     """
     who = "angles_in_precision"
-    positions, (d, base) = checks.real_vector(positions, "positions", who), checks.ladder(d, base, who)
-    dtype = checks.option(dtype, tuple(FORMATS), "dtype", who)
+    positions, (d, base) = validation.real_vector(positions, "positions", who), validation.ladder(d, base, who)
+    dtype = validation.option(dtype, tuple(FORMATS), "dtype", who)
     m = round_to(positions, dtype)
     return round_to(np.outer(m, round_to(frequencies(d, base), dtype)), dtype)

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .sinusoidal import position_vectors
 
 
@@ -29,8 +29,8 @@ def offsets(n_queries: int, n_keys: int | None = None) -> np.ndarray:
     array([[ 0,  1,  2],
            [-1,  0,  1]])
     """
-    n_queries = checks.integer(n_queries, "n_queries", "offsets", minimum=0)
-    n_keys = n_queries if n_keys is None else checks.integer(n_keys, "n_keys", "offsets", minimum=0)
+    n_queries = validation.integer(n_queries, "n_queries", "offsets", minimum=0)
+    n_keys = n_queries if n_keys is None else validation.integer(n_keys, "n_keys", "offsets", minimum=0)
     return np.arange(n_keys)[None, :] - np.arange(n_queries)[:, None]
 
 
@@ -45,8 +45,8 @@ def clipped_offsets(n_positions: int, max_offset: int) -> np.ndarray:
            [0, 0, 0, 1]])
     """
     who = "clipped_offsets"
-    n_positions = checks.integer(n_positions, "n_positions", who, minimum=1)
-    max_offset = checks.integer(max_offset, "max_offset", who, minimum=1)
+    n_positions = validation.integer(n_positions, "n_positions", who, minimum=1)
+    max_offset = validation.integer(max_offset, "max_offset", who, minimum=1)
     return np.clip(offsets(n_positions), -max_offset, max_offset) + max_offset
 
 
@@ -64,8 +64,8 @@ def shaw_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:
     array of shape ``(N, N)``.
     """
     who = "shaw_scores"
-    q, k = checks.matrix(q, "q", who), checks.matrix(k, "k", who)
-    table = checks.matrix(table, "table", who)
+    q, k = validation.matrix(q, "q", who), validation.matrix(k, "k", who)
+    table = validation.matrix(table, "table", who)
     if q.shape != k.shape or table.shape[1] != q.shape[1] or table.shape[0] % 2 == 0 or table.shape[0] < 3:
         raise ValueError(f"{who}: need q and k of one shape (N, d) and a table of shape (2K + 1, d) with K >= 1, "
                          f"got {q.shape}, {k.shape} and {table.shape}")
@@ -91,9 +91,9 @@ def transformer_xl_terms(x: np.ndarray, w_q: np.ndarray, w_ke: np.ndarray, w_kr:
     scores are unscaled, as in the paper. Their sum depends on positions only through :math:`n - m`.
     """
     who = "transformer_xl_terms"
-    x = checks.matrix(x, "x", who)
-    w_q, w_ke, w_kr = (checks.matrix(w, name, who) for w, name in ((w_q, "w_q"), (w_ke, "w_ke"), (w_kr, "w_kr")))
-    u, v = checks.real_array(u, "u", who, ndim=1), checks.real_array(v, "v", who, ndim=1)
+    x = validation.matrix(x, "x", who)
+    w_q, w_ke, w_kr = (validation.matrix(w, name, who) for w, name in ((w_q, "w_q"), (w_ke, "w_ke"), (w_kr, "w_kr")))
+    u, v = validation.real_array(u, "u", who, ndim=1), validation.real_array(v, "v", who, ndim=1)
     d, d_model = w_q.shape
     if w_ke.shape != (d, d_model) or w_kr.shape != (d, d_model) or x.shape[1] != d_model or u.shape != v.shape \
             or u.shape != (d,):
@@ -126,14 +126,14 @@ def t5_bucket(relative_position, *, bidirectional: bool = True, num_buckets: int
     array([2, 2, 1, 0, 5, 6, 6])
     """
     who = "t5_bucket"
-    position = checks.real_array(relative_position, "relative_position", who)
+    position = validation.real_array(relative_position, "relative_position", who)
     if not np.all(position == np.round(position)):
         fractional = position[position != np.round(position)][:3]
         raise ValueError(f"{who}: relative_position must hold whole numbers (offsets), got {fractional}")
     if not isinstance(bidirectional, bool):
         raise TypeError(f"{who}: bidirectional must be True or False, got {bidirectional!r}")
-    num_buckets = checks.integer(num_buckets, "num_buckets", who, minimum=4 if bidirectional else 2)
-    max_distance = checks.integer(max_distance, "max_distance", who, minimum=1)
+    num_buckets = validation.integer(num_buckets, "num_buckets", who, minimum=4 if bidirectional else 2)
+    max_distance = validation.integer(max_distance, "max_distance", who, minimum=1)
     position = position.astype(np.int64)
     buckets = np.zeros(position.shape, dtype=np.int64)
     if bidirectional:
@@ -157,8 +157,8 @@ def t5_bias(n_positions: int, bucket_bias, **bucket_options) -> np.ndarray:
     r"""One head's T5 bias matrix :math:`B_{m,n} = \beta_{\text{bucket}(n - m)}`, shape ``(N, N)``; ``bucket_bias``
     holds the head's learned scalar :math:`\beta_b` for each bucket (length ``num_buckets``)."""
     who = "t5_bias"
-    n_positions = checks.integer(n_positions, "n_positions", who, minimum=1)
-    bucket_bias = checks.real_vector(bucket_bias, "bucket_bias", who)
+    n_positions = validation.integer(n_positions, "n_positions", who, minimum=1)
+    bucket_bias = validation.real_vector(bucket_bias, "bucket_bias", who)
     num_buckets = bucket_options.get("num_buckets", 32)
     if bucket_bias.shape[0] != num_buckets:
         raise ValueError(f"{who}: bucket_bias needs one entry per bucket ({num_buckets}), got {bucket_bias.shape[0]}")

@@ -20,7 +20,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .angle_tables import _cos_sin
 from .geometry import block_diagonal_rotation
 from .sinusoidal import frequencies
@@ -34,8 +34,8 @@ def rope_matrix(m: float, d: int, base: float = 10000.0) -> np.ndarray:
     >>> np.allclose(rope_matrix(3, 4).T @ rope_matrix(5, 4), rope_matrix(2, 4))
     True
     """
-    m = checks.real(m, "m", "rope_matrix")
-    d, base = checks.ladder(d, base, "rope_matrix")
+    m = validation.real(m, "m", "rope_matrix")
+    d, base = validation.ladder(d, base, "rope_matrix")
     return block_diagonal_rotation(m * frequencies(d, base))  # the angles m theta_j, one block per pair
 
 
@@ -45,12 +45,12 @@ def interleaved_to_half(d: int) -> np.ndarray:
     It gathers the interleaved pair :math:`(2j, 2j+1)` into positions :math:`(j, j + d/2)`, so that
     ``apply_rope(x[..., p], layout="half") == apply_rope(x, layout="interleaved")[..., p]``.
     """
-    return _interleaved_to_half(checks.even_dimension(d, "interleaved_to_half"))
+    return _interleaved_to_half(validation.even_dimension(d, "interleaved_to_half"))
 
 
 def half_to_interleaved(d: int) -> np.ndarray:
     """The inverse permutation of :func:`interleaved_to_half`: ``x[..., p][..., half_to_interleaved(d)] == x``."""
-    return np.argsort(_interleaved_to_half(checks.even_dimension(d, "half_to_interleaved")))
+    return np.argsort(_interleaved_to_half(validation.even_dimension(d, "half_to_interleaved")))
 
 
 def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None = None) -> np.ndarray:
@@ -68,9 +68,9 @@ def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None
     array([0, 2, 1, 3, 4, 5])
     """
     who = "interleaved_to_half_rows"
-    n_heads = checks.integer(n_heads, "n_heads", who, minimum=1)
-    head_dim = checks.even_dimension(head_dim, who, "head_dim")
-    rotary_dim = head_dim if rotary_dim is None else checks.even_dimension(rotary_dim, who, "rotary_dim")
+    n_heads = validation.integer(n_heads, "n_heads", who, minimum=1)
+    head_dim = validation.even_dimension(head_dim, who, "head_dim")
+    rotary_dim = head_dim if rotary_dim is None else validation.even_dimension(rotary_dim, who, "rotary_dim")
     if rotary_dim > head_dim:
         raise ValueError(f"{who}: rotary_dim ({rotary_dim}) must be at most head_dim ({head_dim})")
     within = np.concatenate([_interleaved_to_half(rotary_dim), np.arange(rotary_dim, head_dim)])
@@ -118,18 +118,18 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
            [0.5403, 0.8415]])
     """
     who = "apply_rope"
-    layout = checks.option(layout, LAYOUTS, "layout", who)
-    checks.rotatable(x, who)
+    layout = validation.option(layout, LAYOUTS, "layout", who)
+    validation.rotatable(x, who)
     if x.shape[-1] % 2:
         raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={x.shape[-1]}")
-    positions = checks.positions(positions, x.shape[-2], who)
-    base = checks.base(base, who)
-    checks.like(out, x, "out", who)
+    positions = validation.positions(positions, x.shape[-2], who)
+    base = validation.base(base, who)
+    validation.like(out, x, "out", who)
     return _rope(x, positions, base, layout, out)
 
 
 def _rope(x, positions, base: float = 10000.0, layout: str = "interleaved", out=None):
-    """:func:`apply_rope` on validated inputs, with no checks: ``x`` a floating-point numpy array or torch tensor
+    """:func:`apply_rope` on validated inputs, without validation: ``x`` a floating-point numpy array or torch tensor
     of shape ``(..., seq, d)``, ``d`` even; ``positions`` ``seq`` finite real numbers; ``base > 1``; ``layout``
     one of :data:`LAYOUTS`; ``out`` ``None`` or like ``x``. For the modules that have checked their own
     arguments already."""
@@ -182,12 +182,12 @@ def rope_with_ladder(x, frequencies, positions=None):
     True
     """
     who = "rope_with_ladder"
-    torch_input = checks.rotatable(x, who)
-    theta = checks.real_vector(frequencies, "frequencies", who)
+    torch_input = validation.rotatable(x, who)
+    theta = validation.real_vector(frequencies, "frequencies", who)
     if 2 * theta.size != x.shape[-1]:
         raise ValueError(f"{who}: frequencies must have d/2 = {x.shape[-1] // 2} entries for d={x.shape[-1]}, "
                          f"got {theta.size}")
-    positions = checks.positions(positions, x.shape[-2], who)
+    positions = validation.positions(positions, x.shape[-2], who)
     pairs = [_rope(x[..., 2 * j:2 * j + 2], positions * theta_j) for j, theta_j in enumerate(theta)]
     return _join(pairs, torch_input)
 

@@ -19,7 +19,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .rotary import LAYOUTS, _join, _rope
 
 
@@ -59,17 +59,17 @@ def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 100
            [-0.3012,  1.3818,  1.    ,  1.    ]])
     """
     who = "partial_rope"
-    torch_input = checks.rotatable(x, who)
+    torch_input = validation.rotatable(x, who)
     d = x.shape[-1]
-    fraction = checks.real(rotary_fraction, "rotary_fraction", who, above=0.0)
+    fraction = validation.real(rotary_fraction, "rotary_fraction", who, above=0.0)
     if fraction > 1.0:
         raise ValueError(f"{who}: rotary_fraction must be at most 1, got rotary_fraction={fraction:g}")
     r = int(d * fraction)
     if r < 2 or r % 2:
         raise ValueError(f"{who}: the rotated width r = int(d * rotary_fraction) must be even and at least 2, "
                          f"got r={r} (d={d}, rotary_fraction={fraction:g})")
-    positions = checks.positions(positions, x.shape[-2], who)
-    base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
+    positions = validation.positions(positions, x.shape[-2], who)
+    base, layout = validation.base(base, who), validation.option(layout, LAYOUTS, "layout", who)
     return _join([_rope(x[..., :r], positions, base, layout), x[..., r:]], torch_input)
 
 
@@ -105,12 +105,12 @@ def axial_rope(x, rows, cols, *, base: float = 10000.0):
     array([[ 0.5403,  0.8415, -0.4161,  0.9093]])
     """
     who = "axial_rope"
-    torch_input = checks.rotatable(x, who)
+    torch_input = validation.rotatable(x, who)
     d, seq = x.shape[-1], x.shape[-2]
     if d % 4:
         raise ValueError(f"{who}: last dimension must be a multiple of 4 (two halves of pairs), got d={d}")
     rows, cols = (_axis_positions(values, name, seq, who) for values, name in ((rows, "rows"), (cols, "cols")))
-    base, half = checks.base(base, who), d // 2
+    base, half = validation.base(base, who), d // 2
     return _join([_rope(x[..., :half], rows, base), _rope(x[..., half:], cols, base)], torch_input)
 
 
@@ -157,15 +157,15 @@ def mrope(x, positions, sections, *, base: float = 10000.0, split: str = "sectio
     array([[0.5403, 0.8415, 0.9801, 0.1987]])
     """
     who = "mrope"
-    torch_input = checks.rotatable(x, who)
+    torch_input = validation.rotatable(x, who)
     d, seq = x.shape[-1], x.shape[-2]
     if d % 2:
         raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={d}")
-    positions = checks.real_array(positions, "positions", who, ndim=2)
+    positions = validation.real_array(positions, "positions", who, ndim=2)
     if positions.shape != (3, seq):
         raise ValueError(f"{who}: positions must have shape (3, seq) = (3, {seq}) (time, height and width ids), "
                          f"got shape {positions.shape}")
-    axes, base = _mrope_axes(sections, split, d, who), checks.base(base, who)
+    axes, base = _mrope_axes(sections, split, d, who), validation.base(base, who)
     turned = {axis: _rope(x, positions[axis], base) for axis in set(axes.tolist())}
     starts = np.flatnonzero(np.diff(axes, prepend=-1))  # first pair of each run of pairs with one axis
     stops = np.append(starts[1:], len(axes))
@@ -185,7 +185,7 @@ def mrope_axes(sections, d: int, split: str = "sections") -> np.ndarray:
     >>> mrope_axes((2, 1, 1), 8), mrope_axes((2, 1, 1), 8, split="interleaved")
     (array([0, 0, 1, 2]), array([0, 1, 2, 0]))
     """
-    return _mrope_axes(sections, split, checks.even_dimension(d, "mrope_axes"), "mrope_axes")
+    return _mrope_axes(sections, split, validation.even_dimension(d, "mrope_axes"), "mrope_axes")
 
 
 SPLITS = ("sections", "interleaved")
@@ -193,7 +193,7 @@ SPLITS = ("sections", "interleaved")
 
 def _mrope_axes(sections, split: str, d: int, who: str) -> np.ndarray:
     """:func:`mrope_axes` for an even ``d``, checking ``sections`` and ``split`` on behalf of ``who``."""
-    sections, split = _sections(sections, d, who), checks.option(split, SPLITS, "split", who)
+    sections, split = _sections(sections, d, who), validation.option(split, SPLITS, "split", who)
     if split == "sections":
         return np.repeat(np.arange(3), sections)
     if 3 * sections[1] - 2 >= d // 2 or 3 * sections[2] - 1 >= d // 2:  # the last height and width pairs
@@ -213,8 +213,8 @@ def grid_positions(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     >>> grid_positions(2, 3)
     (array([0, 0, 0, 1, 1, 1]), array([0, 1, 2, 0, 1, 2]))
     """
-    height = checks.integer(height, "height", "grid_positions", minimum=1)
-    width = checks.integer(width, "width", "grid_positions", minimum=1)
+    height = validation.integer(height, "height", "grid_positions", minimum=1)
+    width = validation.integer(width, "width", "grid_positions", minimum=1)
     rows, cols = np.divmod(np.arange(height * width), width)
     return rows, cols
 
@@ -234,7 +234,7 @@ def grid_offset_deviation(s, rows, cols) -> float:
     0.75
     """
     who = "grid_offset_deviation"
-    s = checks.matrix(s, "s", who, square=True)
+    s = validation.matrix(s, "s", who, square=True)
     rows, cols = (_axis_positions(values, name, len(s), who) for values, name in ((rows, "rows"), (cols, "cols")))
     offsets = np.stack([np.subtract.outer(rows, rows).T.ravel(), np.subtract.outer(cols, cols).T.ravel()])
     _, group = np.unique(offsets, axis=1, return_inverse=True)
@@ -247,7 +247,7 @@ def _axis_positions(values, name: str, length: int, who: str) -> np.ndarray:
     """The positions along one axis (``rows``, ``cols``): required, one finite number per patch."""
     if values is None:
         raise TypeError(f"{who}: {name} must hold real numbers (one per patch), got None")
-    return checks.positions(values, length, who, name)
+    return validation.positions(values, length, who, name)
 
 
 def _sections(sections, d: int, who: str) -> tuple[int, int, int]:
@@ -259,7 +259,7 @@ def _sections(sections, d: int, who: str) -> tuple[int, int, int]:
     if len(values) != 3:
         raise ValueError(f"{who}: sections must be three integers (time, height, width), got {len(values)}: "
                          f"{sections!r}")
-    values = tuple(checks.integer(v, f"sections[{i}]", who, minimum=0) for i, v in enumerate(values))
+    values = tuple(validation.integer(v, f"sections[{i}]", who, minimum=0) for i, v in enumerate(values))
     if sum(values) != d // 2:
         raise ValueError(f"{who}: sections must add up to d/2 = {d // 2} pairs, got {values} (sum {sum(values)})")
     return values

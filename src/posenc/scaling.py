@@ -20,13 +20,13 @@ import math
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .sinusoidal import frequencies, wavelengths
 
 
 def _factor(factor: float, who: str) -> float:
     """A rope factor (what the frequencies are divided by): a finite number of at least 1."""
-    return checks.real(factor, "factor", who, at_least=1.0)
+    return validation.real(factor, "factor", who, at_least=1.0)
 
 
 def position_interpolation(d: int, factor: float, base: float = 10000.0) -> np.ndarray:
@@ -42,7 +42,7 @@ def position_interpolation(d: int, factor: float, base: float = 10000.0) -> np.n
     array([0.5 , 0.05])
     """
     factor = _factor(factor, "position_interpolation")
-    return frequencies(*checks.ladder(d, base, "position_interpolation")) / factor
+    return frequencies(*validation.ladder(d, base, "position_interpolation")) / factor
 
 
 def ntk_aware_base(d: int, factor: float, base: float = 10000.0) -> float:
@@ -51,7 +51,7 @@ def ntk_aware_base(d: int, factor: float, base: float = 10000.0) -> float:
 
 
 def _ntk_base(d: int, factor: float, base: float, who: str) -> float:
-    (d, base), factor = checks.ladder(d, base, who), _factor(factor, who)
+    (d, base), factor = validation.ladder(d, base, who), _factor(factor, who)
     if d <= 2:
         raise ValueError(f"{who}: d must be at least 4 (the exponent is d/(d-2)), got d={d}")
     return base * factor ** (d / (d - 2))
@@ -87,8 +87,8 @@ def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000
     this type sets it to its trained length, which is ``original_context`` here.
     """
     who = "dynamic_ntk"
-    seq_len = checks.real(seq_len, "seq_len", who, above=0.0)
-    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    seq_len = validation.real(seq_len, "seq_len", who, above=0.0)
+    original_context = validation.real(original_context, "original_context", who, above=0.0)
     factor = _factor(factor, who)
     effective = factor * max(seq_len, original_context) / original_context - (factor - 1)
     return frequencies(d, _ntk_base(d, effective, base, who))
@@ -99,9 +99,9 @@ def _ramp_blend(d: int, factor: float, original_context: float, base: float, ram
     r"""Blend :math:`\theta_j` (kept) and :math:`\theta_j/s` (interpolated) by the ramp
     :math:`\gamma(r_j) = \operatorname{clip}\big((r_j - \text{low})/(\text{high} - \text{low}), 0, 1\big)`
     over the turns :math:`r_j = L_0/\lambda_j`: :math:`\theta'_j = (1-\gamma)\,\theta_j/s + \gamma\,\theta_j`."""
-    (d, base), factor = checks.ladder(d, base, who), _factor(factor, who)
-    original_context = checks.real(original_context, "original_context", who, above=0.0)
-    (low_name, low), (high_name, high) = ((name, checks.real(value, name, who)) for name, value in ramp.items())
+    (d, base), factor = validation.ladder(d, base, who), _factor(factor, who)
+    original_context = validation.real(original_context, "original_context", who, above=0.0)
+    (low_name, low), (high_name, high) = ((name, validation.real(value, name, who)) for name, value in ramp.items())
     if not 0 < low < high:
         raise ValueError(f"{who}: the ramp needs 0 < {low_name} < {high_name}, got {low_name}={low:g}, "
                          f"{high_name}={high:g}")
@@ -184,10 +184,10 @@ def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, 
     (20, 46)
     """
     who = "yarn_correction_range"
-    d, base = checks.ladder(d, base, who)
-    original_context = checks.real(original_context, "original_context", who, above=0.0)
-    beta_slow = checks.real(beta_slow, "beta_slow", who, above=0.0)
-    if not beta_slow < checks.real(beta_fast, "beta_fast", who, above=0.0):
+    d, base = validation.ladder(d, base, who)
+    original_context = validation.real(original_context, "original_context", who, above=0.0)
+    beta_slow = validation.real(beta_slow, "beta_slow", who, above=0.0)
+    if not beta_slow < validation.real(beta_fast, "beta_fast", who, above=0.0):
         raise ValueError(f"{who}: need beta_slow < beta_fast, got beta_slow={beta_slow}, beta_fast={beta_fast}")
 
     def index(turns: float) -> float:
@@ -213,7 +213,7 @@ def yarn_reference(d: int, factor: float, original_context: int, base: float = 1
     >>> bool(np.allclose(yarn_reference(128, 16, 4096)[:21], frequencies(128)[:21]))
     True
     """
-    (d, base), factor = checks.ladder(d, base, "yarn_reference"), _factor(factor, "yarn_reference")
+    (d, base), factor = validation.ladder(d, base, "yarn_reference"), _factor(factor, "yarn_reference")
     low, high = yarn_correction_range(d, original_context, base, beta_fast, beta_slow)
     width = high - low if high > low else 0.001
     rho = np.clip((np.arange(d // 2) - low) / width, 0.0, 1.0)
@@ -257,9 +257,9 @@ def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: 
     array([1.    , 0.0125])
     """
     who = "longrope"
-    d, base = checks.ladder(d, base, who)
-    seq_len = checks.real(seq_len, "seq_len", who, above=0.0)
-    original_context = checks.real(original_context, "original_context", who, above=0.0)
+    d, base = validation.ladder(d, base, who)
+    seq_len = validation.real(seq_len, "seq_len", who, above=0.0)
+    original_context = validation.real(original_context, "original_context", who, above=0.0)
     short_factor, long_factor = (_rescale_factors(f, name, d, who)
                                  for f, name in ((short_factor, "short_factor"), (long_factor, "long_factor")))
     return frequencies(d, base) / (short_factor if seq_len <= original_context else long_factor)
@@ -267,7 +267,7 @@ def longrope(d: int, short_factor, long_factor, seq_len: int, original_context: 
 
 def _rescale_factors(values, name: str, d: int, who: str) -> np.ndarray:
     """A list of LongRoPE factors: ``d/2`` finite positive numbers, one per hand."""
-    factors = checks.real_vector(values, name, who)
+    factors = validation.real_vector(values, name, who)
     if factors.size != d // 2 or np.any(factors <= 0):
         raise ValueError(f"{who}: {name} must hold d/2 = {d // 2} positive numbers, got {factors.size} "
                          f"with smallest {factors.min():g}")
@@ -288,5 +288,5 @@ def longrope_attention_scale(factor: float, original_context: int) -> float:
     """
     who = "longrope_attention_scale"
     factor = _factor(factor, who)
-    original_context = checks.real(original_context, "original_context", who, above=1.0)
+    original_context = validation.real(original_context, "original_context", who, above=1.0)
     return math.sqrt(1 + math.log(factor) / math.log(original_context))

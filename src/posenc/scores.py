@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .attention import _softmax
 from .geometry import plane_angle, rotation_2d
 from .rotary import LAYOUTS, _rope
@@ -26,41 +26,41 @@ def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: 
     """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
     who = "rope_scores"
     q, k = _rows_of_one_width(q, k, who)
-    checks.even_dimension(q.shape[-1], who)
-    base, layout = checks.base(base, who), checks.option(layout, LAYOUTS, "layout", who)
+    validation.even_dimension(q.shape[-1], who)
+    base, layout = validation.base(base, who), validation.option(layout, LAYOUTS, "layout", who)
     return _rope_scores(q, k, base, layout)
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
     """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
     who = "repeated_token_scores"
-    q, k = checks.query_and_key(q, k, who)
-    n, base = checks.integer(n, "n", who, minimum=1), checks.base(base, who)
+    q, k = validation.query_and_key(q, k, who)
+    n, base = validation.integer(n, "n", who, minimum=1), validation.base(base, who)
     return _rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base, "interleaved")
 
 
 def _rows_of_one_width(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
     """Queries and keys as float64 arrays ``(..., n, d)`` of one width ``d``."""
-    q, k = checks.real_array(q, "q", who, min_ndim=2), checks.real_array(k, "k", who, min_ndim=2)
+    q, k = validation.real_array(q, "q", who, min_ndim=2), validation.real_array(k, "k", who, min_ndim=2)
     if q.shape[-1] != k.shape[-1]:
         raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
     return q, k
 
 
 def _score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """:func:`score_matrix` of validated queries and keys (float arrays of one width), with no checks."""
+    """:func:`score_matrix` of validated queries and keys (float arrays of one width), without validation."""
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
 def _rope_scores(q: np.ndarray, k: np.ndarray, base: float, layout: str) -> np.ndarray:
-    """:func:`rope_scores` of validated queries and keys (float arrays of one even width), with no checks."""
+    """:func:`rope_scores` of validated queries and keys (float arrays of one even width), without validation."""
     rotated_q = _rope(q, np.arange(q.shape[-2]), base, layout)
     return _score_matrix(rotated_q, _rope(k, np.arange(k.shape[-2]), base, layout))
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
-    s = checks.matrix(s, "s", "toeplitz_deviation")
+    s = validation.matrix(s, "s", "toeplitz_deviation")
     if min(s.shape) < 2:
         return 0.0
     return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:])))
@@ -69,7 +69,7 @@ def toeplitz_deviation(s: np.ndarray) -> float:
 def circulant_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{(m+1) \\bmod N,\\,(n+1) \\bmod N}|` for a square ``s``: zero exactly
     when ``s`` is circulant."""
-    s = checks.matrix(s, "s", "circulant_deviation", square=True)
+    s = validation.matrix(s, "s", "circulant_deviation", square=True)
     return float(np.max(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1)))))
 
 
@@ -81,8 +81,8 @@ def toeplitz(first_column, first_row) -> np.ndarray:
            [2., 1., 4.],
            [3., 2., 1.]])
     """
-    col = checks.real_array(first_column, "first_column", "toeplitz", ndim=1)
-    row = checks.real_array(first_row, "first_row", "toeplitz", ndim=1)
+    col = validation.real_array(first_column, "first_column", "toeplitz", ndim=1)
+    row = validation.real_array(first_row, "first_row", "toeplitz", ndim=1)
     offsets = np.arange(row.size)[None, :] - np.arange(col.size)[:, None]  # n - m
     return np.where(offsets >= 0, row[np.clip(offsets, 0, None)], col[np.clip(-offsets, 0, None)])
 
@@ -95,7 +95,7 @@ def circulant(first_row) -> np.ndarray:
            [3., 1., 2.],
            [2., 3., 1.]])
     """
-    row = checks.real_array(first_row, "first_row", "circulant", ndim=1)
+    row = validation.real_array(first_row, "first_row", "circulant", ndim=1)
     return np.stack([np.roll(row, m) for m in range(row.size)])
 
 
@@ -107,9 +107,9 @@ def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *,
     :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
     :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
     who = "shifted_pair_scores"
-    q, k = checks.query_and_key(q, k, who)
-    shifts, base = checks.real_vector(shifts, "shifts", who), checks.base(base, who)
-    m, n = checks.real(m, "m", who), checks.real(n, "n", who)
+    q, k = validation.query_and_key(q, k, who)
+    shifts, base = validation.real_vector(shifts, "shifts", who), validation.base(base, who)
+    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
     rotated_q = _rope(np.tile(q, (shifts.size, 1)), m + shifts, base)
     rotated_k = _rope(np.tile(k, (shifts.size, 1)), n + shifts, base)
     return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
@@ -123,8 +123,8 @@ def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *
     positions, so these scores move as the pair slides along the sequence.
     """
     who = "additive_pair_scores"
-    q, k, shifts = (checks.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
-    m, n = checks.real(m, "m", who), checks.real(n, "n", who)
+    q, k, shifts = (validation.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
+    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
     d = q.shape[-1]
     queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
     keys = k + position_vectors(n + shifts, d, base)
@@ -135,9 +135,9 @@ def plane_scores(q: np.ndarray, k: np.ndarray, n_positions: int, theta: float) -
     r"""One hand in the plane: the repeated-token scores :math:`S_{m,n} = (R_m q)^\top(R_n k)/\sqrt{2}` for
     :math:`m, n = 0, \ldots, N-1`, where :math:`R_m` turns the plane by :math:`m\theta`; shape ``(N, N)``.
     ``q`` and ``k`` have shape ``(2,)``."""
-    q, k = checks.plane_vector(q, "q", "plane_scores"), checks.plane_vector(k, "k", "plane_scores")
-    n_positions = checks.integer(n_positions, "n_positions", "plane_scores", minimum=1)
-    theta = checks.real(theta, "theta", "plane_scores")
+    q, k = validation.plane_vector(q, "q", "plane_scores"), validation.plane_vector(k, "k", "plane_scores")
+    n_positions = validation.integer(n_positions, "n_positions", "plane_scores", minimum=1)
+    theta = validation.real(theta, "theta", "plane_scores")
     rotations = np.moveaxis(rotation_2d(theta * np.arange(n_positions)), -1, 0)  # (N, 2, 2)
     return (rotations @ q) @ (rotations @ k).T / np.sqrt(2)
 
@@ -151,8 +151,8 @@ def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float)
     period :math:`2\pi/\theta` positions.
     """
     who = "plane_score_from_offset"
-    q, k = checks.plane_vector(q, "q", who), checks.plane_vector(k, "k", who)
-    offsets, theta = checks.real_array(offsets, "offsets", who), checks.real(theta, "theta", who)
+    q, k = validation.plane_vector(q, "q", who), validation.plane_vector(k, "k", who)
+    offsets, theta = validation.real_array(offsets, "offsets", who), validation.real(theta, "theta", who)
     phase = plane_angle(q, k)
     amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
     return amplitude * np.cos(offsets * theta + phase)
@@ -171,8 +171,8 @@ def offset_scores(q: np.ndarray, k: np.ndarray, offsets, *, base: float = 10000.
     array([0.707107, 0.382051])
     """
     who = "offset_scores"
-    q, k = checks.query_and_key(q, k, who)
-    offsets, base = checks.real_vector(offsets, "offsets", who), checks.base(base, who)
+    q, k = validation.query_and_key(q, k, who)
+    offsets, base = validation.real_vector(offsets, "offsets", who), validation.base(base, who)
     return _rope(np.tile(k, (offsets.size, 1)), offsets, base) @ q / np.sqrt(q.size)
 
 
@@ -185,9 +185,9 @@ def last_query_weights(q: np.ndarray, k: np.ndarray, n_positions: int, *, base: 
     np.float64(1.0)
     """
     who = "last_query_weights"
-    q, k = checks.query_and_key(q, k, who)
-    n_positions = checks.integer(n_positions, "n_positions", who, minimum=1)
-    base = checks.base(base, who)
+    q, k = validation.query_and_key(q, k, who)
+    n_positions = validation.integer(n_positions, "n_positions", who, minimum=1)
+    base = validation.base(base, who)
     keys = _rope(np.tile(k, (n_positions, 1)), np.arange(n_positions), base)  # key n turned by Theta_n
     query = _rope(q[None, :], [n_positions - 1], base)[0]
     return _softmax(keys @ query / np.sqrt(q.size))

@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .geometry import block_diagonal_rotation
 
 
@@ -23,7 +23,7 @@ def frequencies(d: int, base: float = 10000.0) -> np.ndarray:
     >>> frequencies(4, base=100.0)
     array([1. , 0.1])
     """
-    d, base = checks.ladder(d, base, "frequencies")
+    d, base = validation.ladder(d, base, "frequencies")
     return base ** (-np.arange(0, d, 2, dtype=np.float64) / d)
 
 
@@ -32,7 +32,7 @@ def wavelengths(d: int, base: float = 10000.0) -> np.ndarray:
 
     They run from :math:`2\\pi` (hand 0) to just under :math:`2\\pi\\cdot\\text{base}`.
     """
-    return 2 * np.pi / frequencies(*checks.ladder(d, base, "wavelengths"))
+    return 2 * np.pi / frequencies(*validation.ladder(d, base, "wavelengths"))
 
 
 def sinusoidal_table(n_positions: int, d: int, base: float = 10000.0) -> np.ndarray:
@@ -44,14 +44,14 @@ def sinusoidal_table(n_positions: int, d: int, base: float = 10000.0) -> np.ndar
     array([[0.        , 1.        ],
            [0.84147098, 0.54030231]])
     """
-    n_positions = checks.integer(n_positions, "n_positions", "sinusoidal_table", minimum=0)
-    return position_vectors(np.arange(n_positions), *checks.ladder(d, base, "sinusoidal_table"))
+    n_positions = validation.integer(n_positions, "n_positions", "sinusoidal_table", minimum=0)
+    return position_vectors(np.arange(n_positions), *validation.ladder(d, base, "sinusoidal_table"))
 
 
 def position_vectors(positions, d: int, base: float = 10000.0) -> np.ndarray:
     """:math:`\\mathrm{PE}(p)` for each ``p`` in ``positions`` (any real numbers), shape ``(len(positions), d)``."""
-    positions = checks.real_vector(positions, "positions", "position_vectors")
-    d, base = checks.ladder(d, base, "position_vectors")
+    positions = validation.real_vector(positions, "positions", "position_vectors")
+    d, base = validation.ladder(d, base, "position_vectors")
     angles = np.outer(positions, frequencies(d, base))  # (n, d/2)
     table = np.empty((angles.shape[0], d))
     table[:, 0::2] = np.sin(angles)
@@ -72,8 +72,8 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
     the angle-addition formulas. :math:`M_k` depends on ``k`` but not on ``p``: its blocks are the
     rotations :math:`R(-k\\theta_j)`.
     """
-    k = checks.real(k, "k", "shift_matrix")
-    return block_diagonal_rotation(-k * frequencies(*checks.ladder(d, base, "shift_matrix")))
+    k = validation.real(k, "k", "shift_matrix")
+    return block_diagonal_rotation(-k * frequencies(*validation.ladder(d, base, "shift_matrix")))
 
 
 def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
@@ -82,15 +82,15 @@ def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
     Computed from the table itself (not from the closed form), so that comparing it with
     :func:`similarity_from_offset` checks the identity.
     """
-    p, q = checks.real(p, "p", "similarity"), checks.real_vector(q, "q", "similarity")
-    d, base = checks.ladder(d, base, "similarity")
+    p, q = validation.real(p, "p", "similarity"), validation.real_vector(q, "q", "similarity")
+    d, base = validation.ladder(d, base, "similarity")
     return position_vectors(q, d, base) @ position_vectors([p], d, base)[0]
 
 
 def similarity_from_offset(offset, d: int, base: float = 10000.0) -> np.ndarray:
     """The closed form :math:`\\sum_j \\cos(\\theta_j\\,\\text{offset})`: a function of the offset alone."""
-    offset = checks.real_vector(offset, "offset", "similarity_from_offset")
-    return np.cos(np.outer(offset, frequencies(*checks.ladder(d, base, "similarity_from_offset")))).sum(axis=1)
+    offset = validation.real_vector(offset, "offset", "similarity_from_offset")
+    return np.cos(np.outer(offset, frequencies(*validation.ladder(d, base, "similarity_from_offset")))).sum(axis=1)
 
 
 def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -> int:
@@ -104,7 +104,8 @@ def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -
     has exceptions (``d = 18`` gives more than ``d = 16``).
     """
     who = "similarity_inversions"
-    max_offset, (d, base) = checks.integer(max_offset, "max_offset", who, minimum=1), checks.ladder(d, base, who)
+    max_offset = validation.integer(max_offset, "max_offset", who, minimum=1)
+    d, base = validation.ladder(d, base, who)
     s = similarity_from_offset(np.arange(1, max_offset + 1), d, base)
     return int(np.sum(np.triu(s[None, :] > s[:, None], k=1)))
 
@@ -127,7 +128,8 @@ def added_encoding_score_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.nda
     those names, and the full score under ``"total"``.
     """
     who = "added_encoding_score_terms"
-    content, w_q, w_k = (checks.matrix(m, name, who) for m, name in ((content, "content"), (w_q, "w_q"), (w_k, "w_k")))
+    content, w_q, w_k = (validation.matrix(m, name, who)
+                         for m, name in ((content, "content"), (w_q, "w_q"), (w_k, "w_k")))
     if not w_q.shape == w_k.shape == (content.shape[1], w_q.shape[1]):
         raise ValueError(f"{who}: w_q and w_k must both have shape (d_model, d_head) with d_model = "
                          f"{content.shape[1]}, got {w_q.shape} and {w_k.shape}")

@@ -17,7 +17,7 @@ import math
 
 import numpy as np
 
-from . import checks
+from . import validation
 
 
 def timing_frequencies(d: int, max_timescale: float = 10000.0) -> np.ndarray:
@@ -26,8 +26,8 @@ def timing_frequencies(d: int, max_timescale: float = 10000.0) -> np.ndarray:
     >>> timing_frequencies(6, 100.0)
     array([1.  , 0.1 , 0.01])
     """
-    d = checks.even_dimension(d, "timing_frequencies")
-    max_timescale = checks.real(max_timescale, "max_timescale", "timing_frequencies", above=1.0)
+    d = validation.even_dimension(d, "timing_frequencies")
+    max_timescale = validation.real(max_timescale, "max_timescale", "timing_frequencies", above=1.0)
     return _ladder(d, max_timescale)
 
 
@@ -40,9 +40,9 @@ def timing_signal(n_positions: int, d: int, max_timescale: float = 10000.0) -> n
            [0.84147098, 0.54030231]])
     """
     who = "timing_signal"
-    n_positions = checks.integer(n_positions, "n_positions", who, minimum=0)
-    d = checks.even_dimension(d, who)
-    max_timescale = checks.real(max_timescale, "max_timescale", who, above=1.0)
+    n_positions = validation.integer(n_positions, "n_positions", who, minimum=0)
+    d = validation.even_dimension(d, who)
+    max_timescale = validation.real(max_timescale, "max_timescale", who, above=1.0)
     angles = np.outer(np.arange(n_positions, dtype=np.float64), _ladder(d, max_timescale))
     return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
 

@@ -24,7 +24,7 @@ import numpy as np
 import torch
 from torch import nn
 
-from . import checks
+from . import validation
 from .alibi import alibi_bias, alibi_slopes
 from .rotary import apply_rope, rope_with_ladder
 from .sinusoidal import sinusoidal_table
@@ -91,7 +91,7 @@ class SelfAttentionHead(nn.Module):
             raise ValueError("SelfAttentionHead: choose RoPE or ALiBi, not both (got rope=True and an alibi_slope)")
         self.w_q, self.w_k, self.w_v = (nn.Linear(d_model, d_head, bias=False, dtype=dtype) for _ in range(3))
         self.rope, self.base, self.causal = rope, base, causal
-        self.alibi_slope = None if alibi_slope is None else checks.real(alibi_slope, "alibi_slope",
+        self.alibi_slope = None if alibi_slope is None else validation.real(alibi_slope, "alibi_slope",
                                                                         "SelfAttentionHead", above=0.0)
         self.frequencies, self.qk_scale = None, 1.0
 
@@ -144,8 +144,8 @@ class TinyModel(nn.Module):
                  n_heads: int = 1, base: float = 10000.0):
         super().__init__()
         who = "TinyModel"
-        self.position = checks.option(position, POSITION_SCHEMES, "position", who)
-        n_heads = checks.integer(n_heads, "n_heads", who, minimum=1)
+        self.position = validation.option(position, POSITION_SCHEMES, "position", who)
+        n_heads = validation.integer(n_heads, "n_heads", who, minimum=1)
         if d_model % n_heads:
             raise ValueError(f"{who}: d_model must be a multiple of n_heads, got d_model={d_model}, n_heads={n_heads}")
         if (position == "learned") != (n_positions is not None):
@@ -183,5 +183,5 @@ def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyMod
         raise ValueError(f"with_ladder: only a RoPE model has a ladder to replace, got position={model.position!r}")
     stretched = copy.deepcopy(model)
     for head in stretched.heads:
-        head.frequencies, head.qk_scale = checks.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
+        head.frequencies, head.qk_scale = validation.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
     return stretched

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from . import checks
+from . import validation
 from .rotary import _rope
 
 ROLES = ("query", "key")
@@ -40,7 +40,7 @@ def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 51
     array([[1.        , 1.        ],
            [0.28571429, 0.28571429]])
     """
-    positions = checks.real_vector(positions, "positions", "xpos_scale")
+    positions = validation.real_vector(positions, "positions", "xpos_scale")
     return _scale(positions, *_options("xpos_scale", d, role, scale_base, gamma))
 
 
@@ -61,18 +61,19 @@ def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10
     """
     if not isinstance(x, np.ndarray):
         raise TypeError(f"xpos: x must be a numpy array, got {type(x).__name__}")
-    checks.rotatable(x, "xpos")
-    positions = checks.positions(positions, x.shape[-2], "xpos")
-    base = checks.base(base, "xpos")
+    validation.rotatable(x, "xpos")
+    positions = validation.positions(positions, x.shape[-2], "xpos")
+    base = validation.base(base, "xpos")
     scale = _scale(positions, *_options("xpos", x.shape[-1], role, scale_base, gamma))
     return _rope(x * scale, positions, base)
 
 
 def _options(who: str, d, role, scale_base, gamma) -> tuple[int, float, float, float]:
     """The checked width, sign of the exponent (+1 query, -1 key), scale base and gamma."""
-    d = checks.even_dimension(d, who)
-    sign = 1.0 if checks.option(role, ROLES, "role", who) == "query" else -1.0
-    return d, sign, checks.real(scale_base, "scale_base", who, above=0.0), checks.real(gamma, "gamma", who, above=0.0)
+    d = validation.even_dimension(d, who)
+    sign = 1.0 if validation.option(role, ROLES, "role", who) == "query" else -1.0
+    scale_base = validation.real(scale_base, "scale_base", who, above=0.0)
+    return d, sign, scale_base, validation.real(gamma, "gamma", who, above=0.0)
 
 
 def _zeta(d: int, gamma: float) -> np.ndarray:

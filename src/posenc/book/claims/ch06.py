@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from posenc import checks, fourier, scores, sinusoidal
+from posenc import fourier, scores, sinusoidal, validation
 from posenc.attention import causal_mask, softmax
 from posenc.relative import offsets
 from posenc.rotary import rope_matrix
@@ -70,8 +70,8 @@ def convolution_matrix(filter_weights, n: int, padding: str = "zeros") -> np.nda
     ``r = len(w) // 2``; beyond both ends it reads zeros (``padding="zeros"``) or the other end of the signal
     (``padding="circular"``), as ``torch.nn.Conv1d``'s ``padding_mode`` says."""
     who = "convolution_matrix"
-    w = checks.real_vector(filter_weights, "filter_weights", who)
-    n, padding = checks.integer(n, "n", who, minimum=1), checks.option(padding, tuple(PADDINGS), "padding", who)
+    w = validation.real_vector(filter_weights, "filter_weights", who)
+    n, padding = validation.integer(n, "n", who, minimum=1), validation.option(padding, tuple(PADDINGS), "padding", who)
     if w.size % 2 == 0:
         raise ValueError(f"{who}: the filter needs an odd number of weights to keep the length, got {w.size}")
     padded = [np.pad(unit, w.size // 2, mode=PADDINGS[padding]) for unit in np.eye(n)]
@@ -224,8 +224,8 @@ def gap_for_weight(n: int, weight: float) -> float:
     >>> round(gap_for_weight(2, 0.5), 12)  # two keys, an even split: no gap needed
     0.0
     """
-    n = checks.integer(n, "n", "gap_for_weight", minimum=2)
-    weight = checks.real(weight, "weight", "gap_for_weight", above=0.0)
+    n = validation.integer(n, "n", "gap_for_weight", minimum=2)
+    weight = validation.real(weight, "weight", "gap_for_weight", above=0.0)
     if weight >= 1.0:
         raise ValueError(f"gap_for_weight: weight must be below 1 (no finite gap gives all of it), got {weight:g}")
     return float(np.log((n - 1) * weight / (1.0 - weight)))
@@ -237,7 +237,7 @@ def score_gap(profile, at: int) -> float:
     >>> score_gap([0.0, 3.0, 1.0], 1)
     2.0
     """
-    profile = checks.real_vector(profile, "profile", "score_gap")
+    profile = validation.real_vector(profile, "profile", "score_gap")
     return float(profile[at] - np.max(np.delete(profile, at)))
 
 

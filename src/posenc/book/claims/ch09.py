@@ -9,7 +9,7 @@ from __future__ import annotations
 import numpy as np
 import torch
 
-from posenc import checks, sinusoidal
+from posenc import sinusoidal, validation
 from posenc.decay import rope_partial_sums
 from posenc.fourier import offset_coefficients
 from posenc.rotary import apply_rope, rope_with_ladder
@@ -24,7 +24,7 @@ from posenc.scaling import (
 )
 from posenc.torch_nn import TinyModel
 
-from ..experiments.ch09 import LLAMA, PI, PI_FIXED, YARN
+from ..ch09 import LLAMA, PI, PI_FIXED, YARN
 from .ch02 import untrained_rows_unchanged as untrained_rows_unchanged  # the learned table of chapter 9's experiment
 from .result import ClaimResult, angle_tolerance, claim_result
 
@@ -195,7 +195,7 @@ def one_layer_ignores_the_order_of_earlier_tokens(position: str = "none", n: int
     holds for any weights: a head's weight on a key depends only on the query's token and the key's, so the
     output at a query is a function of the set of earlier tokens, and no readout can name the token a fixed
     distance back. ``"alibi"`` and ``"rope"`` read distance and fail."""
-    position = checks.option(position, ("none", "alibi", "rope"), "position",
+    position = validation.option(position, ("none", "alibi", "rope"), "position",
                              "one_layer_ignores_the_order_of_earlier_tokens")
     torch.manual_seed(seed)
     model = TinyModel(vocab, d_model, position=position, n_heads=n_heads).double()

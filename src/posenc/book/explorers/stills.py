@@ -22,7 +22,7 @@ from matplotlib.patches import Circle, Rectangle
 
 from posenc.sinusoidal import frequencies, sinusoidal_table
 
-from ..plots.style import STYLE
+from ..style import STYLE
 
 # The colours of common.js, so that the still looks like the explorer on the page.
 QUERY, KEY, INK, GRID, OTHER = "#b3450b", "#1f5fa8", "#1d1d1d", "#c8c8c8", "#6b6b6b"

@@ -1,4 +1,4 @@
-"""The input checks of every public function in posenc, with one rule for which error a bad input gets.
+"""The validation of every public function's arguments in posenc, with one rule for which error a bad input gets.
 
 - ``TypeError``: the argument is the wrong *kind* of thing. Its Python type, or for an array its dtype,
   is not one the function accepts: a string or ``None`` where a number is expected, ``True`` or ``2.5``
@@ -9,7 +9,7 @@
   not one of the named options (``layout="halves"``).
 
 Every message starts with the name of the function that was called and names the problem, e.g.
-``apply_rope: last dimension must be even (dimensions come in pairs), got d=63``. Each check returns the
+``apply_rope: last dimension must be even (dimensions come in pairs), got d=63``. Each validator returns the
 value in the form the function computes with (an ``int``, a ``float``, a float64 array).
 """
 

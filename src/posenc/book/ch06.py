@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import KEY, MUTED, QUERY, heatmap
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def toeplitz_scores(scores: np.ndarray):

@@ -10,7 +10,6 @@ import numpy as np
 
 from .ch02 import similarity_curves as similarity_curves  # chapter 3 draws the table's curves too
 from .style import QUERY, heatmap
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def frequency_ladder(theta: np.ndarray):

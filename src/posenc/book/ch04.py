@@ -11,7 +11,6 @@ import numpy as np
 from posenc.geometry import plane_angle, rotation_2d
 
 from .style import INK, KEY, MUTED, QUERY
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def _arrow(ax, vector, color, *, label=None, style="-", width=1.8):

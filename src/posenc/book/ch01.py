@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import heatmap
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def permuted_outputs(out_a: np.ndarray, tokens_a, out_b: np.ndarray, tokens_b, *, title_a: str, title_b: str):

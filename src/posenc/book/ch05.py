@@ -8,7 +8,6 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 
 from .style import MUTED, QUERY
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def norm_along_position(positions, additive_norms, rope_norms):

@@ -9,7 +9,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import PALETTE
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 
 def angle_errors(positions: np.ndarray, errors: dict[str, np.ndarray]):

@@ -1,4 +1,4 @@
-r"""Chapter 2's experiment: a tiny model with a learned position table, trained briefly, to see which rows
+r"""Chapter 2's experiment and figures: a tiny model with a learned position table, trained briefly, to see which rows
 training ever reaches.
 
 The model is a :class:`posenc.torch_nn.TinyModel` with a table of ``n_positions`` rows, trained on
@@ -14,12 +14,15 @@ from collections.abc import Callable
 from contextlib import contextmanager
 from dataclasses import dataclass
 
+import matplotlib.pyplot as plt
 import numpy as np
 import torch
 from torch import nn
 
-from posenc import checks
+from posenc import validation
 from posenc.torch_nn import TinyModel
+
+from .style import INK, MUTED, PALETTE, QUERY
 
 
 def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
@@ -29,9 +32,9 @@ def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
     The first ``lag`` targets do not exist and are marked ``-100`` (ignored by the loss).
     """
     who = "lagged_copy_batch"
-    batch, length, vocab = (checks.integer(v, name, who, minimum=1)
+    batch, length, vocab = (validation.integer(v, name, who, minimum=1)
                             for v, name in ((batch, "batch"), (length, "length"), (vocab, "vocab")))
-    lag = checks.integer(lag, "lag", who, minimum=1)
+    lag = validation.integer(lag, "lag", who, minimum=1)
     if lag >= length:
         raise ValueError(f"{who}: lag must be shorter than the sequence, got lag={lag} and length={length}")
     tokens = torch.randint(vocab, (batch, length), generator=generator)
@@ -70,8 +73,8 @@ def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: 
     token ``lag`` back"), the optimiser AdamW with the given ``weight_decay`` (``0`` makes it plain Adam).
     Seeded: the same numbers every run. A second or two on a CPU with the defaults.
     """
-    n_positions = checks.integer(n_positions, "n_positions", "train_briefly", minimum=1)
-    train_length = checks.integer(train_length, "train_length", "train_briefly")
+    n_positions = validation.integer(n_positions, "n_positions", "train_briefly", minimum=1)
+    train_length = validation.integer(train_length, "train_length", "train_briefly")
     if not 0 < train_length <= n_positions:
         raise ValueError(
             f"train_briefly: train_length must be between 1 and n_positions={n_positions}, got {train_length}"
@@ -105,7 +108,7 @@ def fit(model: nn.Module, next_batch: Callable[[], tuple[torch.Tensor, torch.Ten
 
     ``after_backward`` (optional) runs after each backward pass, when the gradients are in place.
     """
-    steps = checks.integer(steps, "steps", "fit", minimum=0)
+    steps = validation.integer(steps, "steps", "fit", minimum=0)
     optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
     losses = []
     with one_thread():
@@ -135,3 +138,40 @@ def fit_watching_table(model: TinyModel, next_batch: Callable[[], tuple[torch.Te
 
     losses = fit(model, next_batch, steps, after_backward=record_gradient, **options)
     return losses, before, table.detach().numpy().copy(), largest_gradient
+
+
+
+def similarity_curves(positions, panels: dict[str, dict[str, np.ndarray]], *, ylabel: str, marks=(),
+                      xlabel: str = "position q"):
+    """Side-by-side panels of curves over ``positions``: ``panels`` maps a panel title to
+    ``{curve label: values}``. Dotted vertical lines at ``marks`` (e.g. the reference positions).
+    Short curves get a dot at every position; long ones are plain lines."""
+    fig, axes = plt.subplots(1, len(panels), figsize=(7.2, 2.7), sharey=True, squeeze=False,
+                             constrained_layout=True)
+    marker = "." if len(positions) <= 100 else None
+    for ax, (title, curves) in zip(axes[0], panels.items(), strict=True):
+        for (label, values), colour in zip(curves.items(), PALETTE, strict=False):
+            ax.plot(positions, values, marker=marker, markersize=3, linewidth=1, color=colour, label=label)
+        for mark in marks:
+            ax.axvline(mark, color=MUTED, linestyle=":", linewidth=0.8)
+        ax.set_title(title)
+        ax.set_xlabel(xlabel)
+    axes[0, 0].set_ylabel(ylabel)
+    if any(len(curves) > 1 for curves in panels.values()):
+        axes[0, -1].legend(loc="lower right", fontsize=8.5)
+    return fig
+
+
+def row_changes(change: np.ndarray, train_length: int, *, ylabel: str = "largest change of an entry"):
+    """How far training moved each row of a learned position table, with the rows that no training
+    sequence reached (``>= train_length``) shaded."""
+    fig, ax = plt.subplots(figsize=(7.0, 2.6), constrained_layout=True)
+    rows = np.arange(len(change))
+    ax.axvspan(train_length - 0.5, len(change) - 0.5, color=MUTED, alpha=0.15, linewidth=0)
+    ax.plot(rows, change, color=QUERY, linewidth=0.8)
+    ax.axvline(train_length - 0.5, color=INK, linestyle=":", linewidth=0.8)
+    ax.text(train_length + 8, 0.93 * float(np.max(change)), "never in a training sequence", va="top", color=INK)
+    ax.set_xlim(-0.5, len(change) - 0.5)
+    ax.set_xlabel("row of the table (position)")
+    ax.set_ylabel(ylabel)
+    return fig

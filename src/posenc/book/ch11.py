@@ -10,7 +10,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import MUTED, PALETTE
-from .style import use_book_style as use_book_style  # the chapter's first cell calls plots.use_book_style()
 
 AXIS_NAMES = ("time", "height", "width")
 

@@ -1,6 +1,6 @@
 """The book's one figure style: fonts, colours, axes without chart junk, and the heatmap every chapter draws.
 
-Every figure of the book is made by a function of its chapter's module (``ch01`` ... ``ch10``) in this
+Every figure of the book is made by a function of its chapter's module (``posenc.book.ch01`` ... ``ch11``) in this
 style, so the chapters stay short and look alike.
 """
 
