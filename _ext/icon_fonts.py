@@ -27,6 +27,9 @@ RULE = re.compile(r"([^{}]+){([^{}]*)}")
 ESCAPE = re.compile(r"""content\s*:\s*['"]\\([0-9a-fA-F]{4,6})\s*['"]""")
 ICON_SELECTOR = re.compile(r"\.fa-")  # Font Awesome's icon classes (MathJax's own glyphs use mjx- rules)
 ICON_FAMILY = re.compile(r"font-family\s*:\s*['\"]?Font Awesome", re.IGNORECASE)
+ICON_FONT = re.compile(r"font\s*:\s*var\(--fa-font-")  # the theme's rules set the icon font through a variable
+PROPERTY = re.compile(r"(--[\w-]+)\s*:\s*([^;{}]+)")
+CONTENT_VARIABLE = re.compile(r"content\s*:\s*var\((--[\w-]+)\)")
 
 
 def icon_fonts(css: str, css_dir: str) -> set[str]:
@@ -36,10 +39,32 @@ def icon_fonts(css: str, css_dir: str) -> set[str]:
 
 
 def icon_characters(css: str) -> set[int]:
-    """The characters that ``content: "\\XXXX"`` declarations of Font Awesome's rules in ``css`` insert: rules
-    of its icon classes (``.fa-...``) or that set its font themselves (the theme's ``.onthispage:after``)."""
-    return {int(code, 16) for selector, body in RULE.findall(css)
-            if ICON_SELECTOR.search(selector) or ICON_FAMILY.search(body) for code in ESCAPE.findall(body)}
+    """The characters that Font Awesome's rules in ``css`` insert: rules of its icon classes (``.fa-...``), or that
+    set its font themselves (the theme's ``.onthispage:after``, ``font: var(--fa-font-solid)``), with a
+    ``content`` that is an escape (``"\\f135"``) or a custom property holding one, followed through any chain
+    of ``var(...)`` (the theme's theorem titles: ``--pst-icon-admonition-default: var(--pst-icon-bell)``)."""
+    properties = dict(PROPERTY.findall(css))
+    characters = set()
+    for selector, body in RULE.findall(css):
+        if ICON_SELECTOR.search(selector) or ICON_FAMILY.search(body) or ICON_FONT.search(body):
+            characters |= {int(code, 16) for code in ESCAPE.findall(body)}
+            for name in CONTENT_VARIABLE.findall(body):
+                characters |= property_characters(name, properties)
+    return characters
+
+
+def property_characters(name: str, properties: dict[str, str]) -> set[int]:
+    """The icon characters of the custom property ``name``: its quoted value, literal or escaped, or the
+    characters of the property it names with ``var(...)``."""
+    value = properties.get(name, "").strip()
+    for _ in range(len(properties)):  # a chain of var(...) is at most as long as there are properties
+        if not value.startswith("var("):
+            break
+        value = properties.get(value[4:].split(")")[0].strip(), "").strip()
+    if value[:1] not in "\"'" or len(value) < 3:
+        return set()
+    text = re.sub(r"\\([0-9a-fA-F]{1,6})\s?", lambda m: chr(int(m.group(1), 16)), value[1:-1])
+    return {ord(c) for c in text if 0xE000 <= ord(c) <= 0xF8FF}  # Font Awesome's icons sit in the private use area
 
 
 def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
