@@ -88,3 +88,21 @@ def test_the_npm_packages_of_the_tests_are_dev_dependencies_that_make_book_leave
     makefile = (ROOT / "Makefile").read_text()
     npm_recipe = re.search(r"^npm:.*?\n((?:\t.*\n)+)", makefile, re.MULTILINE).group(1)
     assert "--omit=dev" in npm_recipe
+
+
+@pytest.mark.build
+def test_pip_install_r_requirements_txt_resolves_to_the_books_lock_with_cpu_torch(tmp_path):
+    """`pip install -r requirements.txt` (dry run; the CPU index line dropped, the CPU wheel is local here)."""
+    lines = (ROOT / "requirements.txt").read_text().splitlines()
+    assert "--extra-index-url https://download.pytorch.org/whl/cpu" in lines
+    local = tmp_path / "requirements.txt"
+    local.write_text("\n".join(line.replace("requirements/", f"{LOCKS}/")
+                               for line in lines if not line.startswith("--")))
+    report = tmp_path / "report.json"
+    subprocess.run([sys.executable, "-m", "pip", "install", "--dry-run", "--ignore-installed", "--quiet",
+                    "--report", str(report), "-r", str(local)], check=True, cwd=ROOT, capture_output=True)
+    installed = {re.sub(r"[-_.]+", "-", item["metadata"]["name"]).lower(): item["metadata"]["version"]
+                 for item in json.loads(report.read_text())["install"]}
+    assert installed.pop("torch") == pins("book").pop("torch") + "+cpu"
+    assert {name: version for name, version in installed.items() if name != "posenc"} == \
+        {name: version for name, version in pins("book").items() if name != "torch"}
