@@ -117,13 +117,15 @@ check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, claims, model ans
 test: $(VENV)/.test npm-tools pdf book browser sandbox  ## the whole suite: package, notebooks, exercises, site, PDF
 	$(PY) -m pytest -n auto --dist loadfile --no-loadscope-reorder
 
-# Publish the built site (make book first): _build/html as it is, plus .nojekyll, as the only commit of REMOTE's
-# gh-pages branch (a git URL, a remote's name or a path). GitHub Pages then serves it; see .github/workflows/.
-# First the plain edition (_build/notebooks, what the launch buttons open) goes to REMOTE's branch plain-v<version>:
-# one commit on top of HEAD, HEAD's tree plus notebooks/.
+# Publish the built site (make book first). First the plain edition (_build/notebooks, what the launch buttons open)
+# goes to REMOTE's branch plain-v<version>: one commit on top of HEAD, HEAD's tree plus notebooks/
+# (tools/publish_edition.py). Then ghp-import makes _build/html, plus .nojekyll, the only commit of REMOTE's gh-pages
+# branch (a git URL, a remote's name or a path); GitHub Pages serves it (see .github/workflows/).
 REMOTE ?= origin
 publish:  ## push the site to gh-pages and the plain edition to plain-v<version> of REMOTE: make publish REMOTE=url
-	$(PY) tools/publish_site.py _build/html "$(REMOTE)"
+	$(PY) tools/publish_edition.py "$(REMOTE)"
+	$(PY) -m ghp_import --no-jekyll --no-history --force --push --remote "$(REMOTE)" --branch gh-pages \
+	  --message "Publish the site built from $$(git rev-parse --short HEAD)" _build/html
 
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md). SUBMISSIONS holds
 # <student>/<assignment>/*.ipynb, or is a Canvas, Moodle, Blackboard or Gradescope download (zip or folder);

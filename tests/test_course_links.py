@@ -3,7 +3,7 @@ pyproject.toml, and every install cell, launch link and exercise link is made fr
 
 The generated files that are committed (install cells, CITATION.cff's release lines, exercises/release/) are
 checked against what tools/course_links.py and nbgrader make, in the working tree and as committed. The plain
-edition is not committed: its links open the release's edition branch (tools/publish_site.py pushes it).
+edition is not committed: its links open the release's edition branch (tools/publish_edition.py pushes it).
 """
 
 from __future__ import annotations
