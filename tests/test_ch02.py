@@ -1,9 +1,6 @@
-"""Chapter 2, *Absolute or relative?*: the rows of a learned table that training never
-reaches, its claims and its experiment."""
+"""Chapter 2, *Absolute or relative?*: its experiment, a tiny model with a learned table trained briefly."""
 
 from __future__ import annotations
-
-from dataclasses import replace
 
 import nbformat
 import numpy as np
@@ -14,33 +11,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from posenc.book.ch02 import lagged_copy_batch, train_briefly
-from posenc.book.claims import ch02 as claims
-from posenc.scores import toeplitz_deviation
-from posenc.sinusoidal import sinusoidal_table
-from posenc.torch_nn import LearnedPositions
 
 CHAPTER = ROOT / "chapters" / "02_absolute_or_relative.ipynb"
-
-
-@pytest.mark.parametrize("seed", range(10))
-def test_fresh_rows_are_unrelated_and_their_scores_not_relative(seed):
-    rows = np.random.default_rng(seed).standard_normal((1024, 32))  # what a freshly initialised table holds
-    assert claims.neighbours_no_more_alike(rows).holds
-    assert claims.cosine_size_of_random_rows(rows, 100).holds
-    assert toeplitz_deviation(rows[:64] @ rows[:64].T) > 10
-
-
-def test_the_chapter_s_freshly_made_table_passes_both_row_checks():
-    torch.manual_seed(0)
-    rows = LearnedPositions(1024, 32).table.weight.detach().numpy()
-    assert claims.neighbours_no_more_alike(rows).holds
-    assert claims.cosine_size_of_random_rows(rows, 100).holds
-
-
-def test_the_row_checks_fail_on_tables_whose_rows_are_related():
-    assert not claims.neighbours_no_more_alike(sinusoidal_table(1024, 32)).holds  # neighbours alike
-    shared = np.random.default_rng(0).standard_normal((1024, 32)) + 1.0  # every row leans the same way
-    assert not claims.cosine_size_of_random_rows(shared, 100).holds
 
 
 def test_the_gpt2_table_on_the_page_is_the_smallest_gpt2s():
@@ -56,31 +28,27 @@ def test_lagged_copy_targets_are_the_tokens_lag_back():
     assert bool((targets[:, :3] == -100).all())
 
 
+@pytest.mark.verifies("thm-untouched-rows")
 @settings(max_examples=12)
 @given(n_positions=st.integers(4, 48), data=st.data(), seed=st.integers(0, 100))
 def test_rows_past_the_training_length_get_zero_gradient_and_stay_unchanged(n_positions, data, seed):
     train_length = data.draw(st.integers(4, n_positions))
     training = train_briefly(n_positions=n_positions, train_length=train_length, d_model=8, vocab=5, lag=2,
                              steps=4, batch=2, seed=seed)
-    assert claims.untrained_rows_unchanged(training).holds
+    assert np.max(training.largest_gradient[train_length:], initial=0.0) == 0
     np.testing.assert_array_equal(training.final_table[train_length:], training.initial_table[train_length:])
     # and the check is not vacuous: every row inside the training length was reached and moved
     assert np.all(training.largest_gradient[:train_length] > 0)
     assert np.all(training.row_change[:train_length] > 0)
 
 
-def test_the_untrained_rows_claim_fails_when_a_row_moves():
-    training = train_briefly(n_positions=32, train_length=16, d_model=8, steps=3, seed=0)
-    moved = training.final_table.copy()
-    moved[20, 0] += 1e-6
-    tampered = replace(training, final_table=moved)
-    assert not claims.untrained_rows_unchanged(tampered).holds
-
-
 def test_weight_decay_only_shrinks_the_untrained_rows():
     training = train_briefly(n_positions=64, train_length=24, d_model=8, steps=10, weight_decay=0.1, seed=3)
-    assert claims.decayed_rows_only_shrink(training).holds
-    assert not claims.untrained_rows_unchanged(training).holds  # they did move: shrinking is a change
+    before, after = training.initial_table[24:], training.final_table[24:]
+    factor = (1 - training.lr * training.weight_decay) ** training.steps  # AdamW's decay, step after step
+    rounding = training.steps * np.finfo(np.float32).eps * np.abs(before).max()  # one float32 rounding a step
+    np.testing.assert_allclose(after, factor * before, rtol=0, atol=rounding)
+    assert np.max(np.abs(after - before)) > 1e-3  # they did move: shrinking is a change
 
 
 def test_brief_training_is_reproducible_with_a_seed():

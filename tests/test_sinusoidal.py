@@ -57,11 +57,23 @@ def test_shifting_both_positions_keeps_the_dot_product(p, q, shift, d):
     assert a[0] @ a[1] == pytest.approx(b[0] @ b[1], abs=1e-9)
 
 
+@given(p=position, q=position, d=even_d)
+def test_dot_product_of_two_positions_is_the_sum_of_cosines_of_their_offset(p, q, d):
+    pe = position_vectors([p, q], d)
+    assert pe[0] @ pe[1] == pytest.approx(np.sum(np.cos(frequencies(d) * (q - p))), abs=1e-9)
+
+
 @given(k=st.integers(-500, 500), d=even_d)
 def test_shift_matrix_is_a_rotation_and_composes(k, d):
     m = shift_matrix(k, d)
     np.testing.assert_allclose(m.T @ m, np.eye(d), atol=1e-12)
     np.testing.assert_allclose(shift_matrix(3, d) @ m, shift_matrix(k + 3, d), atol=1e-10)
+
+
+@given(k=st.integers(-2000, 2000), d=even_d)
+def test_shift_matrix_moves_every_position_by_k(k, d):
+    shifted = sinusoidal_table(40, d) @ shift_matrix(k, d).T  # row p: M_k PE(p)
+    np.testing.assert_allclose(shifted, position_vectors(np.arange(40) + k, d), atol=1e-9)
 
 
 def test_shift_matrix_blocks_are_not_the_counter_clockwise_rotations():
@@ -151,3 +163,16 @@ def test_added_encoding_scores_are_not_relative_with_random_weights(seed):
     terms = added_encoding_score_terms(np.tile(x, (48, 1)), w_q, w_k)
     for name in ("content-position", "position-content", "position-position", "total"):
         assert toeplitz_deviation(terms[name]) > 0.05, name
+
+
+@given(d_model=small_even_d, n=st.integers(2, 16), seed=st.integers(0, 1000))
+def test_added_encoding_score_is_the_sum_of_its_four_terms(d_model, n, seed):
+    rng = np.random.default_rng(seed)
+    x = rng.standard_normal((n, d_model))
+    w_q, w_k = rng.standard_normal((2, d_model, 8))
+    added = x + sinusoidal_table(n, d_model)
+    scores = (added @ w_q) @ (added @ w_k).T  # q_m . k_n from the projections themselves
+    terms = added_encoding_score_terms(x, w_q, w_k)
+    parts = sum(term for name, term in terms.items() if name != "total")  # the four terms
+    np.testing.assert_allclose(parts, scores, atol=1e-9)
+    np.testing.assert_allclose(terms["total"], scores, atol=1e-9)
