@@ -103,6 +103,14 @@ def test_clock_explorer_all_hands_keep_neighbours_nearest(p, hand):
     assert 0 <= readouts["angle"] < 2 * np.pi
 
 
+def test_clock_explorer_aliases_exactly_on_the_hands_that_lap_its_positions():
+    """Chapter 7's Try this: a hand that laps the positions shown aliases position 0; a slower one aliases none."""
+    shown = ClockExplorer().n_positions
+    for hand, laps in enumerate(shown * frequencies(64) >= 2 * np.pi):
+        aliased = [ClockExplorer(hand=hand, position=p).aliased for p in range(shown)]
+        assert aliased[0] if laps else not any(aliased), hand
+
+
 @pytest.mark.parametrize(
     ("make", "message"),
     [

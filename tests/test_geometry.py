@@ -10,6 +10,7 @@ from hypothesis import strategies as st
 
 from posenc import clock
 from posenc.geometry import (
+    block_diagonal_rotation,
     matrix_powers,
     offset_deviation,
     plane_angle,
@@ -64,6 +65,12 @@ def test_offset_deviation_wants_key_maps_of_the_shape_of_the_query_maps():
         offset_deviation(np.ones((3, 2, 2)), np.ones((3, 2, 3)))
 
 
+@given(m=position, n=position, theta=speed)
+def test_plane_rotations_compose_by_difference(m, n, theta):
+    np.testing.assert_allclose(rotation_2d(m * theta).T @ rotation_2d(n * theta), rotation_2d((n - m) * theta),
+                               atol=1e-13 * (1 + (abs(m) + abs(n)) * theta))  # float64 keeps an angle a to ~1e-16 a
+
+
 @given(m=position, n=position, shift=position, theta=speed, seed=seed)
 def test_angle_between_rotated_query_and_key_depends_only_on_offset(m, n, shift, theta, seed):
     q, k = np.random.default_rng(seed).standard_normal((2, 2))
@@ -94,6 +101,28 @@ def test_the_form_has_angles_strictly_between_zero_and_pi_and_signs_that_make_th
     assert set(form.signs) <= {-1.0, 1.0}
     assert np.prod(form.signs) == round(float(np.linalg.det(a)))
     assert len(form.signs) % 2 == d % 2  # an odd width always keeps or flips one direction
+
+
+def planes_and_signs(angles, signs) -> np.ndarray:
+    """diag(R(angles[0]), ..., R(angles[-1]), signs[0], ..., signs[-1])."""
+    r = 2 * len(angles)
+    inner = np.zeros((r + len(signs),) * 2)
+    inner[:r, :r] = block_diagonal_rotation(angles)
+    inner[r:, r:] = np.diag(signs)
+    return inner
+
+
+@given(seed, st.lists(st.floats(0.1, 3.0), min_size=1, max_size=3), st.integers(0, 2))
+def test_the_form_finds_the_planes_and_signs_an_orthogonal_matrix_was_built_from(s, angles, n_fixed):
+    """The same angle twice (a 4-dimensional eigenspace) and kept or flipped directions, in a random basis."""
+    angles, signs = np.r_[angles, angles[:1]], np.array([(-1.0) ** i for i in range(n_fixed)])
+    p = random_orthogonal(2 * len(angles) + n_fixed, seed=s)
+    a = p @ planes_and_signs(angles, signs) @ p.T
+    form = rotation_form(a)
+    np.testing.assert_allclose(np.sort(form.angles), np.sort(angles), atol=1e-9)
+    np.testing.assert_array_equal(np.sort(form.signs), np.sort(signs))
+    np.testing.assert_allclose(form.basis.T @ form.basis, np.eye(len(a)), atol=1e-12)
+    np.testing.assert_allclose(form.basis.T @ a @ form.basis, planes_and_signs(form.angles, form.signs), atol=1e-9)
 
 
 @pytest.mark.parametrize("d", [2, 8, 64])

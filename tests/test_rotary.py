@@ -28,6 +28,25 @@ def test_rotation_preserves_the_norm(m, d, seed):
     np.testing.assert_allclose(rope_matrix(m, d).T @ rope_matrix(m, d), np.eye(d), atol=1e-12)
 
 
+@given(m=position, n=position, d=even_d)
+def test_rope_matrices_compose_by_difference(m, n, d):
+    np.testing.assert_allclose(rope_matrix(m, d).T @ rope_matrix(n, d), rope_matrix(n - m, d),
+                               atol=1e-13 * (1 + abs(m) + abs(n)))
+
+
+@given(m=position, n=position, d=even_d, seed=st.integers(0, 1000))
+def test_theta_m_multiplies_each_pair_by_a_unit_complex_number(m, n, d, seed):
+    """The complex view: pair j read as x_2j + i x_2j+1 is multiplied by e^(i m theta_j), and the score is
+    Re sum_j z_j conj(w_j) e^(i (m - n) theta_j)."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    z, w, theta = q[0::2] + 1j * q[1::2], k[0::2] + 1j * k[1::2], frequencies(d)
+    turned_q, turned_k = rope_matrix(m, d) @ q, rope_matrix(n, d) @ k
+    tolerance = np.sqrt(d) * 1e-13 * (1 + abs(m) + abs(n))  # float64 keeps an angle a to about 1e-16 a
+    np.testing.assert_allclose(turned_q[0::2] + 1j * turned_q[1::2], z * np.exp(1j * m * theta), atol=tolerance)
+    score = np.real(np.sum(z * np.conj(w) * np.exp(1j * (m - n) * theta)))
+    assert turned_q @ turned_k == pytest.approx(score, abs=tolerance)
+
+
 def test_rope_matrix_matches_the_public_contract():
     d, m = 6, 3
     theta = frequencies(d)
