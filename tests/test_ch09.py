@@ -73,12 +73,6 @@ def test_the_table_has_a_row_per_method_and_a_range_per_task_and_length():
     assert table[extrapolation.METHODS.index("RoPE")][4] == extrapolation.percent_range(values)
 
 
-@pytest.mark.parametrize(("values", "text"), [([0.634, 0.86], "63\u201386%"), ([0.998, 1.0], "100%"),
-                                              ([0.05], "5%"), ([0.5, 0.125, 0.25], "12\u201350%")])
-def test_a_range_of_fractions_is_written_from_its_smallest_to_its_largest_percentage(values, text):
-    assert extrapolation.percent_range(values) == text
-
-
 def test_a_run_in_two_processes_gives_the_numbers_of_a_run_here():
     here, pooled = short_run(seeds=(3, 4)), short_run(seeds=(3, 4), workers=2)
     for task in extrapolation.TASKS:
