@@ -8,6 +8,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from posenc.decay import long_term_decay_bound, long_term_decay_octaves, random_walk_level, rope_partial_sums
+from posenc.fourier import offset_coefficients
+from posenc.rotary import apply_rope
 
 even_d = st.integers(1, 32).map(lambda h: 2 * h)
 
@@ -28,3 +30,15 @@ def test_the_decay_bound_levels_off_at_the_random_walk_level():
     edges, means = long_term_decay_octaves(128, 10_000.0, octaves=20)
     assert edges[0] == 1 and edges[-1] == 2**20 and means.shape == (20,)
     assert means[0] > 30 and abs(means[-1] / random_walk_level(128) - 1) < 0.05
+
+
+@pytest.mark.verifies("thm-long-term-decay")
+@given(d=even_d, seed=st.integers(0, 10_000), base=st.sampled_from([10_000.0, 500_000.0]))
+def test_roformers_bound_holds_at_every_distance_with_the_key_behind_the_query_or_ahead(d, seed, base):
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    offsets = np.arange(513)
+    behind = apply_rope(np.tile(q, (513, 1)), offsets, base=base) @ k  # query at |Delta|, key at 0
+    ahead = apply_rope(np.tile(k, (513, 1)), offsets, base=base) @ q  # query at 0, key at |Delta|
+    h = np.r_[offset_coefficients(q, k), 0]  # h_0, ..., h_(d/2) = 0
+    bound = np.max(np.abs(np.diff(h))) * np.abs(rope_partial_sums(offsets, d, base)).sum(axis=1)
+    assert np.all(np.maximum(np.abs(behind), np.abs(ahead)) / np.sqrt(d) <= bound * (1 + 1e-12))

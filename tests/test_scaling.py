@@ -9,7 +9,7 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import LlamaConfig
-from transformers.modeling_rope_utils import _compute_llama3_parameters
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS, _compute_llama3_parameters
 
 from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
@@ -51,6 +51,7 @@ def test_ntk_aware_base_is_base_times_factor_to_the_d_over_d_minus_2():
     assert ntk_aware_base(128, 8, 10_000.0) == pytest.approx(82_684.8, rel=1e-5)
 
 
+@pytest.mark.verifies("thm-ntk-ends")
 @given(d=even_d, s=factor, b=base)
 def test_ntk_aware_keeps_the_fastest_hand_and_divides_the_slowest_by_exactly_the_factor(d, s, b):
     scaled, theta = ntk_aware(d, s, b), ladder(d, b)
@@ -153,9 +154,15 @@ def test_llama31_ratio_falls_smoothly_from_one_to_one_over_the_factor(s, low, wi
     ratio = llama3(d, s, low, low + width) / np.array(ladder(d, 500_000.0))
     assert np.all(np.diff(ratio) <= 1e-15)  # never speeds a slower hand up
     assert np.all((ratio <= 1 + 1e-15) & (ratio >= 1 / s - 1e-15))
-    np.testing.assert_allclose(llama3(d, s, low, low + width),
-                               hugging_face_llama31(d, s, low, low + width, 8192, 500_000.0),
-                               rtol=float32_ramp_tolerance(s, low, low + width))
+
+
+@pytest.mark.verifies("thm-llama3-is-yarn")
+@given(s=factor, low=st.floats(0.5, 2.0), width=st.floats(0.5, 8.0), d=st.integers(8, 128).map(lambda h: 2 * h))
+def test_hugging_faces_llama31_ladder_is_yarns_ramp_from_low_to_high_freq_factor(s, low, width, d):
+    theirs = hugging_face_llama31(d, s, low, low + width, 8192, 500_000.0)
+    tolerance = float32_ramp_tolerance(s, low, low + width)
+    np.testing.assert_allclose(yarn(d, s, 8192, 500_000.0, alpha=low, beta=low + width), theirs, rtol=tolerance)
+    np.testing.assert_allclose(llama3(d, s, low, low + width), theirs, rtol=tolerance)
 
 
 def hf_dynamic_inv_freq(d, seq_len, original, base, factor):
@@ -170,6 +177,18 @@ def hf_dynamic_inv_freq(d, seq_len, original, base, factor):
 def test_dynamic_ntk_with_a_factor_is_hugging_faces_dynamic_rope(d, times, factor, b):
     np.testing.assert_allclose(dynamic_ntk(d, times * 4096, 4096, b, factor=factor),
                                hf_dynamic_inv_freq(d, times * 4096, 4096, b, factor), rtol=1e-12)
+
+
+@pytest.mark.parametrize(("trained", "original"), [(4096, 2048), (8192, 4096)])
+def test_hugging_faces_dynamic_type_reads_the_trained_length_from_max_position_embeddings(trained, original):
+    """Chapter 9's L0 for dynamic NTK is transformers' max_position_embeddings; an
+    original_max_position_embeddings in the rope parameters is ignored."""
+    config = LlamaConfig(hidden_size=256, num_attention_heads=4, max_position_embeddings=trained,
+                         rope_parameters={"rope_type": "dynamic", "factor": 4.0, "rope_theta": 10_000.0,
+                                          "original_max_position_embeddings": original})
+    theirs = ROPE_INIT_FUNCTIONS["dynamic"](config, "cpu", seq_len=3 * trained)[0].double().numpy()
+    np.testing.assert_allclose(theirs, dynamic_ntk(64, 3 * trained, trained, 10_000.0, factor=4.0), rtol=1e-6)
+    assert not np.allclose(theirs, dynamic_ntk(64, 3 * trained, original, 10_000.0, factor=4.0), rtol=1e-2)
 
 
 def hf_yarn_inv_freq(d, factor, original, base, beta_fast=32, beta_slow=1):
@@ -219,6 +238,15 @@ def test_rope_with_the_ordinary_ladder_is_apply_rope(n, d, base, offset, seed):
     as_torch = rope_with_ladder(torch.from_numpy(x), frequencies(d, base), positions)
     assert isinstance(as_torch, torch.Tensor) and as_torch.dtype == torch.float64
     np.testing.assert_allclose(as_torch.numpy(), expected, atol=1e-10)
+
+
+@pytest.mark.verifies("thm-pi-scaled-positions")
+@given(d=st.integers(1, 6).map(lambda h: 2 * h), s=factor, seed=st.integers(0, 1000))
+def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_the_factor(d, s, seed):
+    x = np.random.default_rng(seed).standard_normal((64, d))
+    positions = np.arange(64.0)
+    np.testing.assert_allclose(rope_with_ladder(x, position_interpolation(d, s), positions),
+                               apply_rope(x, positions / s), atol=1e-12)  # round-off of angles up to 63 radians
 
 
 @pytest.mark.parametrize(("x", "ladder", "error", "message"), [
