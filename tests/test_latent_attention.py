@@ -1,11 +1,14 @@
 """Multi-head latent attention: the absorbed scores against a loop over heads and pairs written with explicit
-rotation matrices, and what the rotary part can and cannot see."""
+rotation matrices, and against transformers' DeepSeek-V3 attention; what the rotary part can and cannot see."""
 
 import numpy as np
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
+from transformers import DeepseekV3Config
+from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention, DeepseekV3RotaryEmbedding
 
+from posenc.attention import softmax
 from posenc.latent_attention import mla_scores
 from posenc.rotary import rope_matrix
 
@@ -50,3 +53,25 @@ def test_without_a_rotary_query_the_scores_are_the_absorbed_content_alone():
 def test_torch_inputs_are_read_as_numbers():
     arrays = parts(np.random.default_rng(1))
     np.testing.assert_allclose(mla_scores(*(torch.from_numpy(a) for a in arrays)), mla_scores(*arrays), atol=1e-12)
+
+
+def test_mla_scores_are_deepseek_v3s_attention_weights():
+    config = DeepseekV3Config(hidden_size=32, num_attention_heads=3, num_key_value_heads=3, q_lora_rank=None,
+                              kv_lora_rank=16, qk_nope_head_dim=8, qk_rope_head_dim=4, v_head_dim=6,
+                              attn_implementation="eager", rope_parameters={"rope_type": "default",
+                                                                            "rope_theta": 10000.0})
+    torch.manual_seed(0)
+    layer = DeepseekV3Attention(config, layer_idx=0).double()
+    n = 10
+    x = torch.randn(1, n, 32, dtype=torch.float64)
+    cos, sin = DeepseekV3RotaryEmbedding(config)(x, torch.arange(n)[None])
+    causal = torch.full((n, n), -torch.inf, dtype=torch.float64).triu(1)[None, None]
+    _, weights = layer(x, position_embeddings=(cos.double(), sin.double()), attention_mask=causal)
+    with torch.no_grad():
+        q = layer.q_proj(x).view(n, 3, 12).transpose(0, 1).contiguous()
+        latent, k_rope = layer.kv_a_proj_with_mqa(x)[0].split([16, 4], dim=-1)
+        latent = layer.kv_a_layernorm(latent)
+        w_uk = layer.kv_b_proj.weight.detach().view(3, 14, 16)[:, :8]  # each head's rows for its key, then its value
+    scores = mla_scores(q[..., :8].numpy(), q[..., 8:].numpy(), latent.numpy(), k_rope.numpy(), w_uk.numpy())
+    ours = softmax(np.where(np.tri(n, dtype=bool), scores * layer.scaling, -np.inf))
+    np.testing.assert_allclose(ours, weights[0].detach().numpy(), atol=1e-6)  # float32 angles in transformers

@@ -1,10 +1,15 @@
-"""Partial rotary, 2-D (axial) RoPE and M-RoPE: scores that depend on offsets only, built from apply_rope."""
+"""Partial rotary, 2-D (axial) RoPE and M-RoPE: scores that depend on offsets only, built from apply_rope; M-RoPE's
+axes and rotation against transformers' Qwen2-VL and Qwen3-VL code."""
 
 import numpy as np
 import pytest
 import torch
 from hypothesis import assume, given
 from hypothesis import strategies as st
+from transformers import Qwen2VLTextConfig, Qwen3VLTextConfig
+from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding
+from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbedding
+from transformers.models.qwen3_vl.modeling_qwen3_vl import apply_rotary_pos_emb as qwen3_vl_rotate
 
 from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
@@ -217,3 +222,35 @@ def test_interleaved_mrope_keeps_kind_and_dtype(dtype):
     assert isinstance(from_torch, torch.Tensor) and from_torch.dtype == dtype
     np.testing.assert_allclose(from_torch.numpy(), mrope(x, ids, (4, 2, 2), split="interleaved"),
                                atol=1e-12 if dtype == torch.float64 else 1e-5)
+
+
+def axes_of(rotary, half: int) -> np.ndarray:
+    """Which axis each pair takes its angle from in a Qwen rotary module: feed axis a the value a everywhere."""
+    freq = torch.arange(3, dtype=torch.float64)[:, None, None, None].expand(3, 1, 1, half).clone()
+    return rotary.recomposition_frequencies(freq)[0, 0, :half].long().numpy()
+
+
+@pytest.mark.verifies("thm-mrope-split")
+def test_mrope_axes_are_the_qwen_models_recompositions():
+    qwen2 = Qwen2VLRotaryEmbedding(Qwen2VLTextConfig(hidden_size=256, num_attention_heads=2))
+    qwen3 = Qwen3VLTextRotaryEmbedding(Qwen3VLTextConfig(hidden_size=256, num_attention_heads=2, head_dim=128))
+    np.testing.assert_array_equal(mrope_axes(tuple(qwen2.mrope_section), 128), axes_of(qwen2, 64))
+    np.testing.assert_array_equal(mrope_axes(tuple(qwen3.mrope_section), 128, split="interleaved"), axes_of(qwen3, 64))
+
+
+@pytest.mark.parametrize("sections", [(24, 20, 20), (12, 10, 10), (11, 11, 10), (16, 8, 8)])
+def test_interleaved_mrope_is_qwen3_vls_rotation_on_heads_in_the_half_layout(sections):
+    d = 2 * sum(sections)
+    config = Qwen3VLTextConfig(hidden_size=2 * d, num_attention_heads=2, head_dim=d,
+                               rope_parameters={"rope_type": "default", "rope_theta": 500000.0,
+                                                "mrope_section": list(sections), "mrope_interleaved": True})
+    rng = np.random.default_rng(1)
+    ids = rng.integers(0, 300, (3, 9))
+    x = rng.standard_normal((9, d))
+    cos, sin = Qwen3VLTextRotaryEmbedding(config)(torch.zeros(1, dtype=torch.float64),
+                                                  torch.from_numpy(ids)[:, None, :])
+    p = interleaved_to_half(d)
+    theirs, _ = qwen3_vl_rotate(torch.from_numpy(x[:, p])[None, None], torch.zeros(1, 1, 9, d), cos, sin)
+    atol = 4 * 300 * 2.0**-24 * 4 + 1e-6  # float32 angles of ids up to 300
+    np.testing.assert_allclose(mrope(x, ids, sections, base=500000.0, split="interleaved")[:, p],
+                               theirs[0, 0].numpy(), atol=atol)

@@ -8,9 +8,15 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from transformers import LlamaConfig
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS, _compute_llama3_parameters
+from transformers import LlamaConfig, Phi3Config
+from transformers.modeling_rope_utils import (
+    ROPE_INIT_FUNCTIONS,
+    _compute_llama3_parameters,
+    _compute_longrope_parameters,
+)
+from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
 
+from posenc.book.ch11 import PHI35_MINI as PHI35
 from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
     dynamic_ntk,
@@ -285,3 +291,50 @@ def test_longrope_attention_scale_for_phi3_is_the_root_of_seventeen_twelfths():
     # s = 131072 / 4096 = 2^5 and L0 = 2^12: ln s / ln L0 = 5/12
     assert longrope_attention_scale(32, 4096) == pytest.approx(math.sqrt(17 / 12), rel=1e-15)
     assert longrope_attention_scale(1, 4096) == 1.0
+
+
+# ---- LongRoPE against Phi-3's code in transformers, with Phi-3.5-mini's published factors (chapter 11) ----
+
+
+def phi3_config() -> Phi3Config:
+    return Phi3Config(hidden_size=3072, num_attention_heads=32, max_position_embeddings=PHI35["context"],
+                      original_max_position_embeddings=PHI35["original_context"],
+                      rope_parameters={"rope_type": "longrope", "rope_theta": PHI35["base"],
+                                       "short_factor": list(PHI35["short_factor"]),
+                                       "long_factor": list(PHI35["long_factor"]),
+                                       "original_max_position_embeddings": PHI35["original_context"]})
+
+
+def phi35_ladder(seq_len: int) -> np.ndarray:
+    return longrope(PHI35["d"], PHI35["short_factor"], PHI35["long_factor"], seq_len, PHI35["original_context"],
+                    PHI35["base"])
+
+
+PHI35_SCALE = longrope_attention_scale(PHI35["context"] / PHI35["original_context"], PHI35["original_context"])
+
+
+@pytest.mark.parametrize("seq_len", [1, 100, 4096, 4097, 20_000, 131_072])
+def test_longrope_is_transformers_longrope_in_both_regimes(seq_len):
+    inv_freq, attention_factor = _compute_longrope_parameters(phi3_config(), None, seq_len=seq_len)
+    np.testing.assert_allclose(phi35_ladder(seq_len), inv_freq.double().numpy(), rtol=FLOAT32_LADDER)
+    assert attention_factor == pytest.approx(PHI35_SCALE, rel=1e-15)
+
+
+@pytest.mark.verifies("thm-longrope-temperature")
+@pytest.mark.parametrize("length", [2000, 4096, 4097, 9000])
+def test_phi3s_layer_multiplies_cos_and_sin_of_the_ladder_of_its_largest_position_by_the_factor(length):
+    cos, sin = Phi3RotaryEmbedding(phi3_config())(torch.ones(1, 1, length, PHI35["d"]), torch.arange(length)[None])
+    angles = np.outer(np.arange(length), phi35_ladder(length))
+    atol = 4 * length * 2.0**-24 * PHI35_SCALE + 1e-6  # float32 angles
+    np.testing.assert_allclose(cos[0, :, : PHI35["d"] // 2].numpy(), PHI35_SCALE * np.cos(angles), atol=atol)
+    np.testing.assert_allclose(sin[0, :, : PHI35["d"] // 2].numpy(), PHI35_SCALE * np.sin(angles), atol=atol)
+
+
+def test_phi3s_layer_picks_its_ladder_by_the_largest_position_of_each_call():
+    rotary, x = Phi3RotaryEmbedding(phi3_config()), torch.ones(1, 1, 1, PHI35["d"])
+    prompt_cos, _ = rotary(x, torch.tensor([[10, 4095]]))  # a prompt within L0: the short factors
+    decode_cos, _ = rotary(x, torch.tensor([[10, 5000]]))  # a call that reaches past L0: the long factors
+    angles = 10 * np.stack([phi35_ladder(4096), phi35_ladder(5001)])
+    np.testing.assert_allclose(torch.stack([prompt_cos[0, 0], decode_cos[0, 0]])[:, :PHI35["d"] // 2].numpy(),
+                               PHI35_SCALE * np.cos(angles), atol=1e-5)
+    assert np.abs(np.cos(angles[0]) - np.cos(angles[1])).max() > 0.1  # position 10, turned by two ladders
