@@ -15,36 +15,20 @@
 
 from __future__ import annotations
 
-import re
 import shutil
 from pathlib import Path
 
 from docutils import nodes
+from site_address import site_url  # a sibling extension in _ext/
 from sphinx import addnodes
 from sphinx.application import Sphinx
 from sphinx.builders.latex import LaTeXBuilder
 from sphinx.builders.latex.nodes import thebibliography
-from sphinx.config import Config
 from sphinx.transforms.post_transforms import SphinxPostTransform
 from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-GITHUB_REPOSITORY = re.compile(r"https://github\.com/(?P<owner>[^/]+)/(?P<name>[^/]+?)(?:\.git)?/?")
-
-
-def site_url(config: Config) -> str:
-    """The published website's address, ending in ``/``: ``html_baseurl`` when set (``html.baseurl`` in
-    _config.yml), else the GitHub Pages address of the repository, ``https://OWNER.github.io/NAME/``."""
-    if config.html_baseurl:
-        return config.html_baseurl.rstrip("/") + "/"
-    repository = config.html_theme_options.get("repository_url", "")
-    match = GITHUB_REPOSITORY.fullmatch(repository)
-    if not match:
-        raise ValueError(f"book_pdf: set html.baseurl in _config.yml; cannot derive the site from {repository!r}")
-    return f"https://{match['owner'].lower()}.github.io/{match['name']}/"
-
-
 def source_docname(node: nodes.Node) -> str:
     """The document a node of the LaTeX builder's merged tree came from: the ``docname`` that
     ``inline_all_toctrees`` gives every section of an included document (its ``start_of_file`` node cannot

@@ -1,5 +1,4 @@
-"""The site's build extensions, on small inputs: vendored npm files (_ext/site_assets.py) and page
-descriptions (_ext/book_site.py)."""
+"""The site's vendored npm files and its math typeset at build time (_ext/site_assets.py), on small inputs."""
 
 from __future__ import annotations
 
@@ -8,14 +7,12 @@ import sys
 from pathlib import Path
 
 import pytest
-from docutils.core import publish_doctree
 from sphinx.errors import ExtensionError
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "_ext"))
 
 import site_assets  # noqa: E402
-from book_site import page_description  # noqa: E402
 
 
 def fake_package(node_modules: Path, name: str, version: str, files: list[str]) -> None:
@@ -91,21 +88,3 @@ def test_mathjax_typesets_tex_and_refuses_broken_tex():
         assert "mjx-c1D465" in css and "woff-v2/MathJax_Main-Regular.woff" in css  # x, and the fonts it needs
     finally:
         typesetter.close()
-
-
-def doctree(text: str):
-    return publish_doctree(text, settings_overrides={"report_level": 5})
-
-
-def test_description_is_the_first_paragraph_of_prose_with_eight_words():
-    tree = doctree("Title\n=====\n\nShort line.\n\n.. note::\n\n   A note that has more than eight words in it, "
-                   "but is no prose.\n\nAttention treats its input as a set of tokens, with no order at all.\n")
-    assert page_description(tree) == "Attention treats its input as a set of tokens, with no order at all."
-
-
-def test_a_long_description_is_cut_at_a_word_boundary():
-    text = "word " * 50
-    description = page_description(doctree(text), limit=40)
-    assert len(description) <= 40 and description.endswith("\u2026")
-    assert description[:-1].split() == ["word"] * len(description[:-1].split())
-    assert page_description(doctree("Too short to say anything.")) == ""
