@@ -1,5 +1,5 @@
-"""Chapter 8, *Serving RoPE*: its claims under many inputs (the KV cache, left padding,
-converting a checkpoint between the two layouts, integers in low precision)."""
+"""Chapter 8, *Serving RoPE*: what its page says of Hugging Face transformers, checked on transformers itself
+(positions of a padded batch, cosines in a bfloat16 model, converting a checkpoint between the two layouts)."""
 
 from __future__ import annotations
 
@@ -13,25 +13,10 @@ from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2RotaryEmbedding
 from transformers.models.qwen3.modeling_qwen3 import Qwen3Attention, Qwen3RotaryEmbedding
 
-from posenc.book.claims import ch08 as claims
 from posenc.decoding import positions_from_mask
-from posenc.precision import angles_in_precision, round_to
 from posenc.rotary import apply_rope, interleaved_to_half, interleaved_to_half_rows
-from posenc.rotary_axes import partial_rope
 
-even_d = st.integers(1, 32).map(lambda h: 2 * h)
-seed = st.integers(0, 10_000)
 RMS_EPS = 1e-6  # QK-norm's epsilon, in the oracle and in Qwen3's config
-
-
-@given(n=st.integers(1, 20), d=even_d, seed=seed)
-def test_decoding_with_a_kv_cache_gives_the_scores_of_recomputing_everything(n, d, seed):
-    assert claims.kv_cache_matches_recompute(n, d, seed).holds
-
-
-@given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12), d=even_d, seed=seed)
-def test_left_padding_with_positions_from_the_mask_changes_no_score(n_real, n_pad, d, seed):
-    assert claims.left_padding_with_mask_positions(n_real, n_pad, d, seed).holds
 
 
 @given(rows=st.lists(st.tuples(st.integers(0, 6), st.integers(1, 6)), min_size=1, max_size=4))
@@ -60,50 +45,13 @@ def test_hugging_face_casts_cosines_computed_in_float32_to_the_models_format():
     assert np.abs(in_float32[0][0, :, : d // 2].double().numpy() - exact).max() < 1e-3
 
 
+@pytest.mark.verifies("thm-checkpoint-conversion")
 def test_meta_to_hugging_face_row_permutation_matches_the_conversion_scripts_reshape():
     # Hugging Face's convert_llama_weights_to_hf: w.view(heads, d/2, 2, in).transpose(1, 2).reshape(heads*d, in)
     heads, head_dim, d_in = 3, 8, 5
     w = torch.arange(heads * head_dim * d_in, dtype=torch.float64).reshape(heads * head_dim, d_in)
     converted = w.view(heads, head_dim // 2, 2, d_in).transpose(1, 2).reshape(heads * head_dim, d_in)
     torch.testing.assert_close(w[torch.from_numpy(interleaved_to_half_rows(heads, head_dim))], converted)
-
-
-@given(kv_heads=st.integers(1, 3), group=st.integers(1, 3), head_dim=st.integers(1, 12).map(lambda h: 2 * h),
-       bias=st.booleans(), qk_norm=st.booleans(), seed=seed)
-def test_permuting_w_q_and_w_k_rows_biases_and_gains_makes_half_rope_give_interleaved_scores(kv_heads, group,
-                                                                                              head_dim, bias, qk_norm,
-                                                                                              seed):
-    assert claims.checkpoint_conversion(kv_heads * group, head_dim, d_model=16, n=6, seed=seed, n_kv_heads=kv_heads,
-                                        bias=bias, qk_norm=qk_norm).holds
-
-
-@given(kv_heads=st.integers(1, 3), group=st.integers(1, 3), head_dim=st.integers(2, 12).map(lambda h: 2 * h),
-       seed=seed)
-def test_qk_norm_gains_left_in_place_change_the_converted_scores(kv_heads, group, head_dim, seed):
-    check = claims.checkpoint_conversion(kv_heads * group, head_dim, d_model=16, n=6, seed=seed, n_kv_heads=kv_heads,
-                                         qk_norm=True, reorder_gains=False)
-    assert check.max_deviation > 1e6 * check.tolerance
-
-
-@given(quarters=st.integers(1, 4), head_dim=st.integers(1, 6).map(lambda h: 8 * h), qk_norm=st.booleans(),
-       seed=seed)
-def test_under_partial_rotary_permuting_the_rotated_rows_alone_gives_interleaved_scores(quarters, head_dim, qk_norm,
-                                                                                        seed):
-    assert claims.checkpoint_conversion(2, head_dim, d_model=16, n=6, seed=seed, rotary_fraction=quarters / 4,
-                                        qk_norm=qk_norm).holds
-
-
-def test_under_partial_rotary_permuting_every_row_of_the_head_changes_the_scores():
-    head_dim, fraction = 16, 0.5
-    rng = np.random.default_rng(0)
-    q, k = rng.standard_normal((2, 8, head_dim))
-    every_row = interleaved_to_half(head_dim)
-
-    def scores(q, k, layout):
-        turned_q, turned_k = (partial_rope(u, rotary_fraction=fraction, layout=layout) for u in (q, k))
-        return turned_q @ turned_k.T
-
-    assert np.max(np.abs(scores(q[:, every_row], k[:, every_row], "half") - scores(q, k, "interleaved"))) > 0.1
 
 
 def hugging_face_attention_weights(x, w_q, b_q, w_k, b_k, heads: int, kv_heads: int, head_dim: int,
@@ -159,6 +107,7 @@ def random_layer(heads: int, kv_heads: int, head_dim: int, d_model: int, n: int)
     return x, w_q, b_q, w_k, b_k, tuple(rng.uniform(0.5, 2.0, (2, head_dim)))
 
 
+@pytest.mark.verifies("thm-checkpoint-conversion")
 def test_qwen2_attention_with_biases_and_grouped_heads_on_permuted_weights_gives_the_interleaved_weights():
     shape = (4, 2, 16)
     x, w_q, b_q, w_k, b_k, _ = random_layer(*shape, d_model=32, n=9)
@@ -170,6 +119,7 @@ def test_qwen2_attention_with_biases_and_grouped_heads_on_permuted_weights_gives
     assert np.abs(biases_left - expected).max() > 0.01
 
 
+@pytest.mark.verifies("thm-checkpoint-conversion")
 def test_qwen3_attention_with_qk_norm_on_permuted_weights_and_gains_gives_the_interleaved_weights():
     shape = (4, 2, 16)
     x, w_q, b_q, w_k, b_k, gains = random_layer(*shape, d_model=32, n=9)
@@ -181,71 +131,3 @@ def test_qwen3_attention_with_qk_norm_on_permuted_weights_and_gains_gives_the_in
     np.testing.assert_allclose(converted, expected, atol=1e-5)  # RMS norm and cos, sin in float32
     gains_left = hugging_face_attention_weights(*permuted, gains=gains)
     assert np.abs(gains_left - expected).max() > 0.01
-
-
-@given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12))
-def test_the_next_token_sees_its_prompt_behind_it_and_mixed_conventions_move_it_n_pad_ahead(n_real, n_pad):
-    offsets = claims.next_token_offsets(n_real, n_pad)
-    np.testing.assert_array_equal(offsets["correct"], [i - n_real for i in range(n_real)])  # key minus query < 0
-    np.testing.assert_array_equal(offsets["mixed"], offsets["correct"] + n_pad)
-
-
-def test_the_chapters_padded_prompt_shows_offsets_minus_two_to_two_instead_of_minus_five_to_minus_one():
-    offsets = claims.next_token_offsets(n_real=5, n_pad=3)
-    assert list(offsets["correct"]) == [-5, -4, -3, -2, -1] and list(offsets["mixed"]) == [-2, -1, 0, 1, 2]
-
-
-@given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12), d=even_d, seed=seed)
-def test_mixed_positions_give_the_rope_scores_of_the_mixed_offsets(n_real, n_pad, d, seed):
-    assert claims.mixed_positions_see_offsets(n_real, n_pad, d, seed).holds
-
-
-def test_mixed_positions_claim_fails_with_query_minus_key_offsets(monkeypatch):
-    key_minus_query = claims.next_token_offsets
-    monkeypatch.setattr(claims, "next_token_offsets", lambda *a: {k: -v for k, v in key_minus_query(*a).items()})
-    assert not claims.mixed_positions_see_offsets(n_real=5, n_pad=3).holds
-
-
-def test_half_rope_without_the_permutation_gives_other_scores():
-    rng = np.random.default_rng(0)
-    q, k = rng.standard_normal((2, 6, 16))
-    assert np.max(np.abs(apply_rope(q, layout="half") @ apply_rope(k, layout="half").T
-                         - apply_rope(q) @ apply_rope(k).T)) > 0.1
-
-
-@pytest.mark.parametrize("dtype, last_exact", [("bfloat16", 256), ("float16", 2048)])
-def test_half_precision_formats_hold_integers_only_up_to_two_to_the_significand_bits(dtype, last_exact):
-    assert claims.integers_exact_up_to(dtype).holds
-    rounded = angles_in_precision([last_exact, last_exact + 1], 2, 10_000.0, dtype)[:, 0]
-    assert rounded[0] == last_exact and rounded[1] != last_exact + 1
-
-
-@given(n=st.integers(1, 64), half_d=st.integers(1, 32), seed=st.integers(0, 1000))
-def test_the_half_layout_of_reordered_coordinates_is_the_reordered_interleaved_rotation(n, half_d, seed):
-    assert claims.layouts_are_one_rotation(n, 2 * half_d, seed=seed).holds
-
-
-@given(n_real=st.integers(1, 12), n_pad=st.integers(0, 12), d=even_d,
-       pad_position=st.one_of(st.integers(-10, 10), st.integers(0, 10**6)), seed=seed)
-def test_a_pads_position_reaches_no_real_tokens_scores_weights_or_output(n_real, n_pad, d, pad_position, seed):
-    assert claims.pads_reach_no_real_token(n_real, n_pad, d, pad_position, seed).holds
-
-
-def test_cosines_of_float32_angles_stored_in_bfloat16_cost_half_a_step_and_start_above_16_bit_angles():
-    assert claims.cosines_stored_in_bfloat16().holds
-    assert claims.cosines_stored_in_bfloat16(d=64, base=10_000.0, context=4096).holds
-
-
-def test_torch_bfloat16_cosines_of_float32_angles_err_by_about_half_a_step_more_than_float32s():
-    """An oracle outside posenc.precision: torch computes the angles and cosines in float32 and casts to bfloat16."""
-    d, base = 128, 500_000.0
-    positions, theta = np.arange(1, 8192.0), base ** (-np.arange(0, d, 2) / d)
-    exact = torch.from_numpy(np.cos(np.outer(positions, theta)))
-    cosines = torch.cos(torch.outer(torch.from_numpy(positions).float(), torch.from_numpy(theta).float()))
-    excess = (cosines.bfloat16().double() - exact).abs() - (cosines.double() - exact).abs()
-    assert 0.9 * 2.0**-9 < excess.max() <= 2.0**-9  # half the bfloat16 step of 2^-8 between 1/2 and 1
-
-
-def test_the_stored_cosines_claim_fails_if_bfloat16_were_float16(monkeypatch):
-    monkeypatch.setattr(claims, "round_to", lambda x, dtype: round_to(x, "float16" if dtype == "bfloat16" else dtype))
-    assert not claims.cosines_stored_in_bfloat16().holds

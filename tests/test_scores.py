@@ -8,7 +8,7 @@ from hypothesis import strategies as st
 
 from posenc import clock, fourier, scores
 from posenc.attention import softmax
-from posenc.geometry import matrix_powers, random_orthogonal
+from posenc.geometry import matrix_powers, random_orthogonal, rotation_2d
 from posenc.rotary import rope_matrix
 from posenc.scores import (
     additive_pair_scores,
@@ -111,6 +111,21 @@ def test_one_hand_turning_one_radian_is_toeplitz_but_not_circulant():
     q, k = np.random.default_rng(2).standard_normal((2, 2))
     s = plane_scores(q, k, 8, 1.0)
     assert toeplitz_deviation(s) < 1e-14 and circulant_deviation(s) > 1.0
+
+
+@given(n=n_positions, seed=seed)
+def test_one_hand_turning_once_over_the_sequence_scores_a_circulant_matrix(n, seed):
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    assert circulant_deviation(plane_scores(q, k, n, 2 * np.pi / n)) < 1e-13 * (1 + q @ q + k @ k)
+
+
+@given(theta=speed, seed=seed)
+def test_one_hands_score_is_the_query_against_the_key_turned_by_the_offset(theta, seed):
+    q, k = np.random.default_rng(seed).standard_normal((2, 2))
+    offsets = np.arange(-300, 301)
+    turned = np.einsum("i,ijs,j->s", q, rotation_2d(offsets * theta), k) / np.sqrt(2)  # q^T R(D theta) k / sqrt(2)
+    tolerance = 1e-12 * (1 + q @ q + k @ k)  # round-off of angles up to about 1,000 radians
+    np.testing.assert_allclose(plane_score_from_offset(q, k, offsets, theta), turned, rtol=0, atol=tolerance)
 
 
 @given(theta=speed, period=st.integers(1, 1000), seed=seed)

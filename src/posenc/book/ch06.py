@@ -1,4 +1,4 @@
-"""The figures of chapter 6, *The score matrix is Toeplitz*
+"""The figures of chapter 6, *The score matrix is Toeplitz*, and the matrix of a convolution layer
 
 Score matrices and their diagonals, one hand's sinusoid, the weights over offsets, a fitted profile.
 """
@@ -9,6 +9,15 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import KEY, MUTED, QUERY, heatmap
+
+
+def convolution_matrix(w, n: int, padding: str = "zeros") -> np.ndarray:
+    """The n x n matrix of a convolution layer (one channel, an odd number of weights ``w``, as many outputs as
+    inputs): column c is the layer's output for the signal that is 1 at c. Like ``torch.nn.Conv1d`` it
+    cross-correlates, and past the ends it reads zeros (``"zeros"``) or the other end (``"circular"``)."""
+    mode = {"zeros": "constant", "circular": "wrap"}[padding]  # numpy.pad's name for the padding
+    units = [np.pad(unit, len(w) // 2, mode=mode) for unit in np.eye(n)]
+    return np.stack([np.correlate(unit, w, mode="valid") for unit in units], axis=1)
 
 
 def toeplitz_scores(scores: np.ndarray):
