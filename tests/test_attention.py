@@ -45,3 +45,11 @@ def test_permutation_matrix_reorders_rows_and_rejects_non_permutations():
     np.testing.assert_array_equal(att.permutation_matrix([2, 0, 1]) @ x, x[[2, 0, 1]])
     with pytest.raises(ValueError, match="permutation of 0..2"):
         att.permutation_matrix([0, 0, 1])
+
+
+@given(n=st.integers(1, 20), seed=st.integers(0, 2**32 - 1))
+def test_a_causal_head_with_equal_scores_averages_the_values_it_sees(n, seed):
+    rng = np.random.default_rng(seed)
+    k, v = rng.standard_normal((2, n, 4))
+    averages = [v[: m + 1].mean(axis=0) for m in range(n)]
+    np.testing.assert_allclose(att.attention(np.zeros((n, 4)), k, v, att.causal_mask(n)), averages, atol=1e-12)

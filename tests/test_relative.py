@@ -3,12 +3,17 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 import torch
+from hypothesis import given
+from hypothesis import strategies as st
 from transformers.models.t5.modeling_t5 import T5Attention
 
 from posenc import relative
+from posenc.scores import toeplitz_deviation
 from posenc.sinusoidal import position_vectors
 
 T5_CONFIGS = [(bidirectional, buckets, distance) for bidirectional in (True, False) for buckets in (8, 16, 32, 64)
@@ -73,3 +78,43 @@ def test_t5_buckets_grow_with_distance_and_stop_at_max_distance(bidirectional, n
     assert np.all(behind[max_distance:] == behind[-1])
     ahead = relative.t5_bucket(np.arange(1, 100), **options)
     assert np.all(ahead == 0) if not bidirectional else np.all(ahead >= num_buckets // 2)
+
+
+@pytest.mark.verifies("thm-transformer-xl-offset")
+@given(n=st.integers(2, 10), shift=st.integers(1, 40), seed=st.integers(0, 10_000))
+def test_transformer_xl_scores_do_not_move_with_the_tokens(n, shift, seed):
+    rng = np.random.default_rng(seed)
+    x, before = rng.standard_normal((n, 16)), rng.standard_normal((shift, 16))  # tokens put in front move x later
+    weights = [*rng.standard_normal((3, 8, 16)) / 4.0, *rng.standard_normal((2, 8))]  # W_Q, W_KE, W_KR, u, v
+
+    def scores(tokens):
+        return sum(relative.transformer_xl_terms(tokens, *weights).values())
+
+    np.testing.assert_allclose(scores(np.vstack([before, x]))[shift:, shift:], scores(x), atol=1e-12 * (1 + n + shift))
+
+
+@pytest.mark.verifies("thm-t5-toeplitz")
+@given(n=st.integers(2, 300), config=st.sampled_from(T5_CONFIGS), seed=st.integers(0, 10_000))
+def test_t5_bias_depends_only_on_the_offset(n, config, seed):
+    bidirectional, num_buckets, max_distance = config
+    bucket_bias = np.random.default_rng(seed).standard_normal(num_buckets)
+    bias = relative.t5_bias(n, bucket_bias, bidirectional=bidirectional, num_buckets=num_buckets,
+                            max_distance=max_distance)
+    assert toeplitz_deviation(bias) == 0.0
+
+
+def printed_t5_bucket(distance: int, nu: int, max_distance: int) -> float:
+    """Equation eq-t5-bucket as chapter 10 prints it, with nu/2 (not nu // 2) and the logarithm in float32."""
+    if distance < nu / 2:
+        return distance
+    spread = np.log(np.float32(distance) / np.float32(nu / 2)) / np.float32(np.log(max_distance / (nu / 2)))
+    return min(nu - 1, nu / 2 + math.floor(spread * np.float32(nu / 2)))
+
+
+@pytest.mark.parametrize("max_distance", [20, 40, 128])
+@pytest.mark.parametrize("nu", [4, 8, 16, 32, 5, 9, 15])
+def test_the_printed_bucket_formula_is_t5s_exactly_when_nu_is_even(nu, max_distance):
+    distances = np.arange(3 * max_distance)
+    code = relative.t5_bucket(-distances, bidirectional=False, num_buckets=nu, max_distance=max_distance)
+    printed = [printed_t5_bucket(int(distance), nu, max_distance) for distance in distances]
+    assert np.array_equal(code, printed) == (nu % 2 == 0)

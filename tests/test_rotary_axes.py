@@ -7,9 +7,15 @@ import torch
 from hypothesis import assume, given
 from hypothesis import strategies as st
 from transformers import Qwen2VLTextConfig, Qwen3VLTextConfig
-from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding
+from transformers.models.qwen2_vl.configuration_qwen2_vl import Qwen2VLVisionConfig
+from transformers.models.qwen2_vl.modeling_qwen2_vl import (
+    Qwen2VLRotaryEmbedding,
+    Qwen2VLVisionRotaryEmbedding,
+    apply_rotary_pos_emb_vision,
+)
 from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbedding
 from transformers.models.qwen3_vl.modeling_qwen3_vl import apply_rotary_pos_emb as qwen3_vl_rotate
+from transformers.vision_utils import get_vision_position_ids
 
 from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
@@ -67,9 +73,35 @@ def test_the_pass_through_share_of_a_score_is_blind_to_distance():
     assert far - q[0, :16] @ rope_matrix(10_000, 16) @ k[0, :16] == pytest.approx(q[0, 16:] @ k[0, 16:], abs=1e-11)
 
 
+@pytest.mark.verifies("thm-partial-rotary")
+@given(m=position, n=position, shift=position, d=even_d, f=fraction, seed=seed)
+def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
+    r = int(d * f)
+    assume(r >= 2 and r % 2 == 0)
+    q, k = np.random.default_rng(seed).standard_normal((2, 1, d))
+
+    def score(a, b):
+        return partial_rope(q, [a], rotary_fraction=f)[0] @ partial_rope(k, [b], rotary_fraction=f)[0]
+
+    formula = q[0, :r] @ rope_matrix(n - m, r) @ k[0, :r] + q[0, r:] @ k[0, r:]
+    tolerance = 1e-13 * d * (1 + abs(m) + abs(n) + abs(shift))  # round-off of angles up to 15,000 radians
+    assert abs(score(m, n) - formula) < tolerance and abs(score(m + shift, n + shift) - formula) < tolerance
+
+
+@given(n=st.integers(1, 20), d=even_d, f=fraction, seed=seed)
+def test_half_layout_partial_rope_on_reordered_coordinates_is_the_reordered_interleaved_one(n, d, f, seed):
+    r = int(d * f)
+    assume(r >= 2 and r % 2 == 0)
+    p = np.r_[interleaved_to_half(r), r:d]  # the r turned coordinates reordered, the rest in place
+    x = np.random.default_rng(seed).standard_normal((n, d))
+    np.testing.assert_allclose(partial_rope(x[:, p], rotary_fraction=f, layout="half"),
+                               partial_rope(x, rotary_fraction=f)[:, p], atol=1e-13 * n)
+
+
 # ---- axial (2-D) RoPE ----
 
 
+@pytest.mark.verifies("thm-axial-offset")
 @given(d=st.integers(1, 16).map(lambda h: 4 * h), seed=seed, r1=position, c1=position, r2=position, c2=position)
 def test_axial_score_is_row_rope_on_one_half_plus_column_rope_on_the_other(d, seed, r1, c1, r2, c2):
     q, k = np.random.default_rng(seed).standard_normal((2, 1, d))
@@ -110,7 +142,57 @@ def test_raster_order_rope_is_offset_only_too_but_confuses_offsets_that_axial_ro
     assert abs(axial[1, width] - axial[0, width - 1]) > 1e-3
 
 
+def qwen2_vl_vision(x: np.ndarray, grid: tuple[int, int], merge: int = 2) -> tuple[np.ndarray, np.ndarray]:
+    """transformers' Qwen2-VL vision rotation of ``x`` (one head, shape ``(patches, d)``) for an image of
+    ``grid`` patches (in transformers' patch order), and the ``(row, col)`` of each patch."""
+    config = Qwen2VLVisionConfig(embed_dim=x.shape[-1], num_heads=1)
+    position_ids = get_vision_position_ids(torch.tensor([[1, *grid]]), merge)
+    cos, sin = Qwen2VLVisionRotaryEmbedding(config)(torch.from_numpy(x), position_ids)
+    turned, _ = apply_rotary_pos_emb_vision(torch.from_numpy(x)[:, None], torch.from_numpy(x)[:, None], cos, sin)
+    return turned[:, 0].double().numpy(), position_ids.numpy()
+
+
+@pytest.mark.parametrize(("d", "grid"), [(80, (4, 6)), (16, (2, 2)), (64, (6, 4))])
+def test_qwen2_vl_vision_rotation_in_transformers_is_axial_rope_after_interleaved_to_half(d, grid):
+    x = np.random.default_rng(d).standard_normal((grid[0] * grid[1], d))
+    p = interleaved_to_half(d)
+    theirs, ids = qwen2_vl_vision(x[:, p], grid)
+    ours = axial_rope(x, ids[:, 0], ids[:, 1])[:, p]
+    np.testing.assert_allclose(theirs, ours, atol=2e-6)  # transformers turns in float32
+    assert np.abs(qwen2_vl_vision(x, grid)[0] - axial_rope(x, ids[:, 0], ids[:, 1])).max() > 0.1  # unpermuted
+
+
+def rope_vit(x: np.ndarray, rows, cols, base: float = 100.0) -> np.ndarray:
+    """RoPE-ViT's axial rotation in torch, as its code builds it (``compute_axial_cis``, ``apply_rotary_emb``):
+    unit complex numbers of the column's angles, then the row's, multiplying the coordinates read two at a time
+    as complex numbers."""
+    d = x.shape[-1]
+    ladder = 1.0 / base ** (torch.arange(0, d, 4)[: d // 4].double() / d)
+    angles = torch.cat([torch.outer(torch.as_tensor(cols).double(), ladder),
+                        torch.outer(torch.as_tensor(rows).double(), ladder)], dim=-1)
+    pairs = torch.view_as_complex(torch.from_numpy(x).reshape(len(x), -1, 2).contiguous())
+    return torch.view_as_real(pairs * torch.polar(torch.ones_like(angles), angles)).reshape(x.shape).numpy()
+
+
+@pytest.mark.parametrize(("rows", "cols"), [(3, 5), (14, 14)])
+def test_rope_vits_rotation_is_axial_rope_after_swapping_the_halves(rows, cols):
+    x = np.random.default_rng(2).standard_normal((rows * cols, 64))
+    row, col = grid_positions(rows, cols)
+    swap = np.r_[32:64, :32]
+    np.testing.assert_allclose(rope_vit(x[:, swap], row, col), axial_rope(x, row, col, base=100.0)[:, swap],
+                               atol=1e-12)
+
+
 # ---- M-RoPE ----
+
+
+@pytest.mark.verifies("thm-mrope-text")
+@given(data=st.data(), d=even_d, seed=seed)
+def test_mrope_with_three_equal_ids_is_rope_at_those_ids_bit_for_bit(data, d, seed):
+    rng = np.random.default_rng(seed)
+    x, positions = rng.standard_normal((6, d)), rng.integers(0, 5000, 6)
+    np.testing.assert_array_equal(mrope(x, np.tile(positions, (3, 1)), data.draw(section_sizes(d))),
+                                  apply_rope(x, positions))
 
 
 @given(data=st.data(), d=even_d, seed=seed)
