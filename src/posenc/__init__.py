@@ -3,7 +3,7 @@
 Every chapter of the book imports its computations from here, so that the prose, the figures and the
 tests all run the same code. Each module holds one idea of the lecture, its mathematics, whichever chapter
 uses it; imports between them run one way, and none imports :mod:`posenc.book`, the layer above them that
-serves the chapters (claims, figures, self-checks, experiments).
+serves the chapters (figures, experiments, explorers, self-checks).
 
 - :mod:`posenc.validation`   -- the validation of every argument (TypeError: wrong kind; ValueError: wrong value)
 - :mod:`posenc.attention`    -- softmax, scaled dot-product attention, permutations, causal masks
