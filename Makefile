@@ -61,6 +61,7 @@ npm-tools: npm-cli  ## the site's npm packages and the tests' (npm ci with devDe
 book:  ## execute every chapter, build the HTML strictly (a warning fails the build) and _build/notebooks/
 	$(MAKE) --no-print-directory -j2 setup npm
 	$(PY) tools/course_links.py
+	$(PY) tools/self_checks.py
 	$(PY) tools/build_book.py .
 
 # The browser tests (tests/browser) drive Debian's chromium over the built site, refusing every request that
@@ -150,6 +151,7 @@ gradescope: $(VENV)/.grader  ## Gradescope autograders: make gradescope OUT=dir 
 
 exercises: $(VENV)/.grader  ## regenerate the student versions exercises/release/ from exercises/source/ (nbgrader)
 	$(PY) tools/course_links.py
+	$(PY) tools/self_checks.py
 	$(PY) -m posenc_grader.release
 
 release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit and tag: make release VERSION=x.y.z

@@ -6,8 +6,7 @@ import numpy as np
 import pytest
 import torch
 
-from posenc.book.answers import TOL, SelfCheckFailed, answer_as, check, close
-from posenc.geometry import rotation_2d
+from posenc.book.answers import TOL, SelfCheckFailed, answer_as, check, close, store, stored_values
 
 
 class Foo:
@@ -68,27 +67,47 @@ def rotation(angle):
     return np.array([[c, -s], [s, c]])
 
 
-CLOCKWISE = (lambda angle: rotation_2d(-angle), "it turns clockwise.", "check the signs of the sines.")
+def positive(x):
+    if x <= 0:
+        raise ValueError(f"{x} is not positive")
+    return np.log(x)
+
+
+STORED = store([(0.5,), (2.0,)], rotation, [(lambda angle: rotation(-angle), "it turns clockwise.",
+                                             "check the signs of the sines.")])
+LOG = store([(2.0,), (0.0,)], positive, [(np.log1p, "it adds 1 before the log.", "log(x), not log(1 + x).")])
+
+
+def test_the_stored_values_hold_inputs_and_results_never_a_function():
+    values = stored_values(STORED)
+    assert [len(args) for args in values["cases"]] == [1, 1] and close(values["want"][1], rotation(2.0))
+    assert values["mistakes"][0][:2] == ["it turns clockwise.", "check the signs of the sines."]
+    assert stored_values(LOG)["want"][1] is ValueError
 
 
 def test_a_check_passes_every_accepted_kind_and_prints_a_tick(capsys):
-    check(rotation, [(0.5,), (2.0,)], want=rotation_2d, hint="rotation(0) is the identity.")
-    check(lambda angle: np.matrix(rotation(angle)), [(0.5,)], want=rotation_2d, hint="")
-    check(lambda angle: torch.tensor(rotation(angle), dtype=torch.float32), [(0.5,)], want=rotation_2d, hint="")
-    assert capsys.readouterr().out.count("\N{CHECK MARK}") == 3
+    check(rotation, STORED, hint="rotation(0) is the identity.")
+    check(lambda angle: np.matrix(rotation(angle)), STORED, hint="")
+    check(lambda angle: torch.tensor(rotation(angle), dtype=torch.float32), STORED, hint="")
+    check(lambda x: positive(x) if x > 0 else int("x"), LOG, hint="")  # a ValueError of any kind
+    assert capsys.readouterr().out.count("\N{CHECK MARK}") == 4
 
 
-@pytest.mark.parametrize("answer,words", [
-    (lambda angle: rotation(-angle), "<lambda>(0.5): it turns clockwise. Hint: check the signs of the sines."),
-    (lambda angle: 2 * rotation(angle), "<lambda>(0.5) does not give the right result. Hint: rotation(0) is the"),
-    (lambda angle: [[1.0, 0.0], [0.0, 1.0]], "returned a list"),
-    (lambda angle: Foo(), "returned a Foo, expected an array of shape (2, 2)"),
-    (lambda angle: 1 / 0, "raised ZeroDivisionError: division by zero"),
-    (np.eye(2), "your answer is a ndarray, not a function. Hint: define it with `def`."),
+@pytest.mark.parametrize("answer,stored,words", [
+    (lambda angle: rotation(-angle), STORED, "<lambda>(0.5): it turns clockwise. Hint: check the signs of the sines."),
+    (lambda angle: rotation(-angle) if angle < 1 else 2 * rotation(angle), STORED,
+     "<lambda>(0.5) does not give the right result. Hint: the hint"),
+    (lambda angle: [[1.0, 0.0], [0.0, 1.0]], STORED, "returned a list"),
+    (lambda angle: Foo(), STORED, "returned a Foo, expected an array of shape (2, 2)"),
+    (lambda angle: 1 / 0, STORED, "raised ZeroDivisionError: division by zero"),
+    (np.eye(2), STORED, "your answer is a ndarray, not a function. Hint: define it with `def`."),
+    (np.log1p, LOG, "log1p(2): it adds 1 before the log. Hint: log(x), not log(1 + x)."),
+    (lambda x: 2 * np.log(x) if x else int("x"), LOG, "<lambda>(2) does not give the right result. Hint: the hint"),
+    (lambda x: np.log(x) if x else 1 / x, LOG, "<lambda>(0) raised ZeroDivisionError, not ValueError. Hint: the"),
 ])
-def test_a_check_names_the_first_known_mistake_or_gives_the_hint(answer, words):
+def test_a_check_names_a_listed_mistake_only_when_it_gives_all_its_results(answer, stored, words):
     with pytest.raises(SelfCheckFailed) as failed:
-        check(answer, [(0.5,)], want=rotation_2d, mistakes=[CLOCKWISE], hint="rotation(0) is the identity.")
+        check(answer, stored, hint="the hint")
     assert words in str(failed.value)
 
 
@@ -97,22 +116,13 @@ def test_a_check_of_an_unwritten_answer_says_so():
         raise NotImplementedError()
 
     with pytest.raises(SelfCheckFailed, match="rotation is not written yet"):
-        check(rotation, [(0.5,)], want=rotation_2d, hint="")
+        check(rotation, STORED, hint="")
 
 
-def test_a_check_matches_counts_and_bools_exactly_and_wants_the_errors_it_is_told_of():
-    check(lambda n: 62833.0, [(1,)], want=lambda n: 62833, hint="")
+def test_a_check_matches_counts_and_bools_exactly():
+    counts = store([(3,)], lambda n: 62833)
+    check(lambda n: 62833.0, counts, hint="")
     with pytest.raises(SelfCheckFailed, match="does not give the right result"):
-        check(lambda n: 62832, [(1,)], want=lambda n: 62833, hint="count position 0")
-    with pytest.raises(SelfCheckFailed, match="returned a result"):
-        check(lambda n: n, [(3,)], want=lambda n: ValueError("3"), hint="raise ValueError")
-    with pytest.raises(SelfCheckFailed, match="raised ValueError without saying '3'"):
-        check(lambda n: int("x"), [(3,)], want=lambda n: ValueError("3"), hint="say how many")
-    check(lambda n: int(f"{n}x"), [(3,)], want=lambda n: ValueError("3"), hint="")
-
-
-def test_random_cases_repeat_from_one_run_to_the_next():
-    seen = []
-    for _ in range(2):
-        check(lambda x: x, lambda rng: [(rng.standard_normal(),)], want=lambda x: seen.append(x) or x, hint="")
-    assert seen[0] == seen[1]
+        check(lambda n: 62832, counts, hint="count position 0")
+    with pytest.raises(SelfCheckFailed, match="expected True or False"):
+        check(lambda n: 1.0, store([(3,)], lambda n: True), hint="")

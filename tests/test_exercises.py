@@ -1,7 +1,7 @@
 """The exercise course: its structure, its self-checks, and its tests against right and wrong answers.
 
 The fast tests here grade one answer at a time as the grader does, without nbgrader: the set-up cells,
-the answer and the visible part of its test cell (the self-check) run in a process of their own, a
+the answer and its self-check (the locked, ungraded cell under it) run in a process of their own, a
 stand-in for the student's kernel, and the hidden tests run here with the grader's own
 :func:`posenc_grader.hidden.run`, calling into that process for plain data. The slow ones use nbgrader
 itself: the source notebooks must validate with full marks, and the committed student versions must be
@@ -35,6 +35,7 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
 import exercise_table  # noqa: E402
 import new_question  # noqa: E402
+import self_checks  # noqa: E402
 
 COURSE = Course.find(ROOT / "exercises")
 WRONG = Path(__file__).resolve().parent / "wrong_solutions"
@@ -114,24 +115,23 @@ class Kernel:
         self.process.join()
 
 
-def run_cells(nb, answer: str, answer_source: str, *, visible: bool = True) -> tuple[str, str]:
-    """Grade ``answer_source`` as the answer ``answer`` of ``nb``: set-up cells, the answer and (unless
-    ``visible`` is False) the self-check in a :class:`Kernel`, then the hidden tests here, as the grader does.
+def run_cells(nb, answer: str, answer_source: str) -> tuple[tuple[str, str], hidden.Failure | None]:
+    """Grade ``answer_source`` as the answer ``answer`` of ``nb``: set-up cells, the answer and its self-check in a
+    :class:`Kernel`, then the hidden tests here, as the grader does.
 
-    Returns ("pass" or the exception's name, what the self-check printed or what failed).
+    Returns what the self-check gave ("pass" or the exception's name, and what it printed or said) and the
+    failure of the hidden tests (None when they pass).
     """
     setup = [c.source for c in nb.cells if c.cell_type == "code" and nbgrader_meta(c).get("locked")
-             and not nbgrader_meta(c).get("grade")]
-    shown, tests = hidden.split(cell(nb, f"{answer}_tests").source)
+             and not nbgrader_meta(c).get("grade") and not nbgrader_meta(c)["grade_id"].endswith("_check")]
     kernel = Kernel([*setup, answer_source])
     try:
-        outcome, output = kernel.run(shown) if visible else ("pass", "")
-        if outcome != "pass":
-            return outcome, output
-        failure = hidden.run(tests, hidden.answer_functions(nb), kernel.call)
+        checked = kernel.run(cell(nb, f"{answer}_check").source)
+        failure = hidden.run(hidden.split(cell(nb, f"{answer}_tests").source)[1], hidden.answer_functions(nb),
+                             kernel.call)
     finally:
         kernel.close()
-    return ("pass", output) if failure is None else failure
+    return checked, failure
 
 
 # ---------------------------------------------------------------- structure of the course
@@ -175,15 +175,68 @@ def test_source_notebook_is_stored_without_outputs_and_starts_with_the_colab_cel
 
 
 @pytest.mark.parametrize("key,answer", answers())
-def test_every_answer_has_a_self_checked_test_cell_with_hidden_tests(key, answer):
-    tests = cell(SOURCES[key], f"{answer}_tests")
-    shown, hidden_tests = hidden.split(tests.source)
+def test_every_answer_has_an_ungraded_self_check_and_a_test_cell_of_hidden_tests(key, answer):
+    """Only the hidden tests decide the points: a self-check that fails never costs one."""
+    nb = SOURCES[key]
+    ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
+    assert ids[ids.index(answer) + 1: ids.index(answer) + 3] == [f"{answer}_check", f"{answer}_tests"], \
+        f"{answer}: under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"
+    check_meta, tests = nbgrader_meta(cell(nb, f"{answer}_check")), cell(nb, f"{answer}_tests")
+    assert check_meta["locked"] and not check_meta["grade"], f"{answer}_check: a self-check is locked and not graded"
     meta = nbgrader_meta(tests)
     assert meta["grade"] and meta["locked"] and meta["points"] > 0, \
         f"{answer}_tests: a test cell is graded, locked and worth points (nbgrader metadata)"
-    assert re.search(r"\bcheck\w*\(", shown), \
-        f"{answer}_tests: the visible part should run the self-check, a call of posenc.book.answers.check"
+    shown, hidden_tests = hidden.split(tests.source)
+    assert not ast.parse(shown).body, f"{answer}_tests: outside its hidden tests a test cell holds comments only"
     assert hidden_tests.strip(), f"{answer}_tests: put the hidden tests between ### BEGIN HIDDEN TESTS and ### END"
+
+
+#: posenc functions that a self-check may call because they judge a property of an answer and compute none
+#: (chapter 6's design_lookback: the attention weights of the pair of vectors a student designs).
+JUDGES = {"last_query_weights", "offset_scores"}
+
+
+def solution_leaks(nb) -> list[str]:
+    """What the student version ``nb`` shows of a solution: a reference (``want=``) or near-solutions
+    (``mistakes=``) in any cell, and in its self-checks and test cells a function written out (def or lambda) or
+    a call of a posenc function (imported in the notebook, outside ``posenc.book``) that may compute an answer."""
+    from_posenc = {alias.asname or alias.name for c in nb.cells if c.cell_type == "code"
+                   for node in ast.walk(ast.parse(c.source)) if isinstance(node, ast.ImportFrom)
+                   and (node.module or "").startswith("posenc") and not (node.module or "").startswith("posenc.book")
+                   for alias in node.names}
+    leaks = []
+    for c in nb.cells:
+        grade_id, checks = nbgrader_meta(c).get("grade_id", ""), nbgrader_meta(c).get("grade_id", "").endswith(
+            ("_check", "_tests"))
+        for node in ast.walk(ast.parse(c.source)) if c.cell_type == "code" else ():
+            called = node.func if isinstance(node, ast.Call) else None
+            name = called.id if isinstance(called, ast.Name) else getattr(called, "attr", None)
+            base = getattr(getattr(called, "value", None), "id", None)
+            if isinstance(node, ast.keyword) and node.arg in ("want", "mistakes"):
+                leaks.append(f"{grade_id}: {node.arg}=")
+            elif checks and isinstance(node, (ast.Lambda, ast.FunctionDef)):
+                leaks.append(f"{grade_id}: a function written out, line {node.lineno}")
+            elif checks and (name in from_posenc or base in from_posenc) and name not in JUDGES:
+                leaks.append(f"{grade_id}: a call of posenc's {name}, line {node.lineno}")
+    return leaks
+
+
+@pytest.mark.parametrize("key", sorted(SOURCES))
+def test_no_student_version_holds_or_calls_a_solution(key):
+    release = nbformat.read(str(COURSE.root / "release" / f"{key}.ipynb"), as_version=4)
+    assert solution_leaks(release) == [], "a student reads every visible cell: store the self-check's values instead"
+
+
+def test_the_scan_for_solutions_finds_the_old_form_of_a_self_check():
+    """The form every self-check had before: a reference, near-solutions and a posenc call in plain sight."""
+    old = nbformat.v4.new_notebook(cells=[
+        nbformat.v4.new_code_cell("from posenc.geometry import rotation_2d", metadata={"nbgrader": {"grade_id": "a"}}),
+        nbformat.v4.new_code_cell("check(rotation, [(0.5,)], want=rotation_2d,\n"
+                                  "      mistakes=[(lambda a: rotation_2d(-a), 'clockwise', 'signs')], hint='')",
+                                  metadata={"nbgrader": {"grade_id": "ch04_rotation_tests"}})])
+    assert solution_leaks(old) == ["ch04_rotation_tests: want=", "ch04_rotation_tests: mistakes=",
+                                   "ch04_rotation_tests: a function written out, line 2",
+                                   "ch04_rotation_tests: a call of posenc's rotation_2d, line 2"]
 
 
 @pytest.mark.parametrize("key,answer", answers())
@@ -246,19 +299,19 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--args", "d, base=10000.0",
                               "--root", str(tmp_path)]) == 0
     nb = nbformat.read(str(source), as_version=4)
-    question, answer, tests = nb.cells[-3:]
+    question, answer, self_check, tests = nb.cells[-4:]
     assert question.source.startswith(f"## {number + 1}. `half_turns` (2 points)") and nbgrader_meta(question)["locked"]
     assert nbgrader_meta(answer) == {"grade": False, "grade_id": "ch03_half_turns", "locked": False,
                                      "schema_version": 3, "solution": True}
     assert answer.source.startswith("def half_turns(d, base=10000.0):")
+    assert nbgrader_meta(self_check)["grade_id"] == "ch03_half_turns_check" and not nbgrader_meta(self_check)["grade"]
     assert nbgrader_meta(tests)["points"] == 2 and nbgrader_meta(tests)["grade_id"] == "ch03_half_turns_tests"
     assert hidden.answer_functions(nb)[-1] == "half_turns"
     auto, by_hand = exercise_table.points(before)
     assert f"| {auto + 2} + {by_hand} |" in (tmp_path / "appendix" / "exercises.md").read_text()
     assert sorted(p.name for p in (tmp_path / "tests").glob("*/ch03_half_turns/*.py")) == [
         "another_form.py", "mistake_one.py", "mistake_two.py"]
-    outcome, message = run_cells(nb, "ch03_half_turns", samples.solutions(nb)["ch03_half_turns"])
-    assert outcome == "TypeError" and message.startswith("check(half_turns, ...): want must be a function of the")
+    assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "no values are stored without inputs"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
     assert new_question.main(["ch3", "other", "2", "--root", str(tmp_path)]) == 2
 
@@ -282,22 +335,22 @@ HIDDEN_RULE = ("The hidden tests run in the grader's own Python, beside the stud
 
 @pytest.mark.parametrize("key,answer", answers())
 def test_model_answer_passes_its_self_check_and_hidden_tests(key, answer):
-    outcome, output = run_cells(SOURCES[key], answer, samples.solutions(SOURCES[key])[answer])
-    assert outcome == "pass", f"{answer}: the model answer fails its test cell ({outcome}: {output}). {HIDDEN_RULE}"
-    assert "\N{CHECK MARK}" in output, f"{answer}_tests: the self-check printed no tick; end it with check(...)"
+    (outcome, output), failure = run_cells(SOURCES[key], answer, samples.solutions(SOURCES[key])[answer])
+    assert outcome == "pass" and "\N{CHECK MARK}" in output, \
+        f"{answer}: the model answer fails its self-check ({outcome}: {output}); run `python tools/self_checks.py`"
+    assert failure is None, f"{answer}: the model answer fails its hidden tests ({failure}). {HIDDEN_RULE}"
 
 
 @pytest.mark.parametrize("key,answer,wrong", [(k, a, w) for k, a in answers() for w in wrong_solutions(a)],
                          ids=lambda value: value.stem if isinstance(value, Path) else str(value))
-def test_wrong_answer_fails_both_self_check_and_hidden_tests_with_a_hint_that_names_no_expected_number(
-        key, answer, wrong):
-    nb = SOURCES[key]
-    outcome, message = run_cells(nb, answer, wrong.read_text())
+def test_wrong_answer_fails_both_self_check_and_hidden_tests_and_the_self_check_names_it(key, answer, wrong):
+    (outcome, message), failure = run_cells(SOURCES[key], answer, wrong.read_text())
     assert outcome == "SelfCheckFailed", f"{wrong.name} passes the self-check of {answer}: {message}"
-    assert " Hint: " in message
+    if answer != "ch06_design_lookback":  # judged by a property: its self-check says where the weight went
+        problem = " ".join(ast.get_docstring(ast.parse(wrong.read_text())).partition("Hint:")[0].split())
+        assert f": {problem} Hint: " in message, f"the self-check of {answer} does not name {wrong.name}: {message}"
     assert not re.search(r"\d\.\d{5,}|\[\[", message), f"a hint with a precise number: {message}"
-    outcome, message = run_cells(nb, answer, wrong.read_text(), visible=False)
-    assert outcome != "pass", f"{wrong.name} passes the hidden tests of {answer}: make them catch it"
+    assert failure is not None, f"{wrong.name} passes the hidden tests of {answer}: make them catch it"
 
 
 @pytest.mark.parametrize("key,answer", answers())
@@ -305,7 +358,7 @@ def test_self_check_of_an_unwritten_answer_says_so(key, answer):
     stub = "\n".join(line for line in cell(SOURCES[key], answer).source.split("\n")
                      if not line.strip().startswith("###") and "return" not in line)
     body = stub.rstrip() + "\n    raise NotImplementedError()\n"
-    outcome, message = run_cells(SOURCES[key], answer, body)
+    (outcome, message), _ = run_cells(SOURCES[key], answer, body)
     assert outcome == "SelfCheckFailed"
     assert "not written yet" in message
 
@@ -326,9 +379,9 @@ def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_f
 @pytest.mark.parametrize("key,answer,correct", CORPUS,
                          ids=lambda value: value.stem if isinstance(value, Path) else str(value))
 def test_a_correct_answer_written_differently_passes_self_check_and_hidden_tests(key, answer, correct):
-    outcome, output = run_cells(SOURCES[key], answer, correct.read_text())
-    assert outcome == "pass", output
-    assert "\N{CHECK MARK}" in output
+    (outcome, output), failure = run_cells(SOURCES[key], answer, correct.read_text())
+    assert outcome == "pass" and "\N{CHECK MARK}" in output, output
+    assert failure is None, f"{correct.name} loses the points of {answer}: {failure}"
 
 
 @pytest.mark.parametrize("kind", sorted(cheats.RETURNS))
@@ -336,10 +389,10 @@ def test_a_correct_answer_written_differently_passes_self_check_and_hidden_tests
 def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key, answer, kind):
     """The cheats of tests/cheats.py silence the self-checks and try to read the expected values."""
     source = cheats.cheat(kind, cheats.names(samples.solutions(SOURCES[key])[answer]))
-    outcome, message = run_cells(SOURCES[key], answer, source, visible=False)
-    assert outcome != "pass", f"{kind} passed the hidden tests of {answer}"
+    _, failure = run_cells(SOURCES[key], answer, source)
+    assert failure is not None, f"{kind} passed the hidden tests of {answer}"
     if kind in ("frames", "inspect", "gc", "globals"):
-        assert re.search(r"returned an? Anything, expected", message), message
+        assert re.search(r"returned an? Anything, expected", failure.message), failure.message
 
 
 def test_self_check_failure_shows_as_one_line_in_jupyter():
@@ -358,8 +411,8 @@ def test_the_self_checks_live_in_the_notebooks_and_use_the_one_rule_of_posenc():
     imported = {node.names[0].name if isinstance(node, ast.Import) else node.module
                 for node in ast.walk(ast.parse(Path(posenc.book.answers.__file__).read_text()))
                 if isinstance(node, (ast.Import, ast.ImportFrom))}
-    assert {name.split(".")[0] for name in imported} <= {"__future__", "collections", "typing", "warnings", "zlib",
-                                                         "numpy"}
+    assert {name.split(".")[0] for name in imported} <= {"__future__", "base64", "builtins", "collections", "json",
+                                                         "typing", "warnings", "zlib", "numpy"}
     for key, nb in SOURCES.items():
         setup = "\n".join(c.source for c in nb.cells if nbgrader_meta(c).get("locked") and c.cell_type == "code")
         assert "from posenc.book.answers import check" in setup, f"{key}: import check in the set-up cell"

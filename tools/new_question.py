@@ -6,8 +6,9 @@ end of the assignment's source notebook it appends the three cells of a question
 
 - the question (Markdown, locked), numbered after the notebook's last ``## N.`` heading;
 - the answer cell ``<chNN>_<NAME>``: ``def NAME(ARGS)`` with its model answer between the solution markers;
-- the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the self-check (one call of
-  ``posenc.book.answers.check``), then the hidden tests between their markers;
+- the self-check ``<chNN>_<NAME>_check``, locked and not graded: ``check(NAME, inputs, hint=...)``, whose
+  inputs ``tools/self_checks.py`` replaces with stored values (``make exercises`` runs it);
+- the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the hidden tests between their markers;
 
 and writes ``tests/correct_solutions/<chNN>_<NAME>/`` (one correct answer in another form) and
 ``tests/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes). Each template says TODO where the author
@@ -35,10 +36,11 @@ SOLUTION = '''def {name}({args}):
     raise NotImplementedError("TODO: the model answer")
     ### END SOLUTION'''
 
-TESTS = '''# TODO: the self-check, which students run: the cases to try, `want` (a function of the same arguments
-# that gives the right answer: students see it, so prefer a function of posenc to a formula), the known mistakes,
-# each as what it gives, what is wrong and a hint, and a hint for any other wrong answer (help(check)).
-check({name}, [], want=None, mistakes=[], hint="TODO: what to try when the answer is wrong")
+CHECK = '''# TODO: a few argument tuples to try, unlike the hidden tests' (or a function of a random generator, rng,
+# that makes them), and a hint for a wrong answer. `python tools/self_checks.py` stores the results there.
+check({name}, [], hint="TODO: what to try when the answer is wrong")'''
+
+TESTS = '''# The hidden tests of {name}: they alone decide its points when the notebook is graded.
 ### BEGIN HIDDEN TESTS
 from posenc.book.answers import close
 
@@ -55,7 +57,7 @@ def {name}({args}):
     raise NotImplementedError("TODO: a correct answer, written another way than the model answer")
 '''
 
-MISTAKE = '''"""TODO: the mistake, as a student would make it (the self-check should name it)."""
+MISTAKE = '''"""TODO: what is wrong, as the self-check tells a student who made this mistake. Hint: TODO a hint."""
 
 
 def {name}({args}):
@@ -112,6 +114,7 @@ def add_question(root: Path, assignment: str, name: str, points: str, args: str 
     nb.cells += [new_markdown_cell(text, metadata=nbgrader(f"{prefix}_text_{name}")),
                  new_code_cell(SOLUTION.format(name=name, args=args),
                                metadata=nbgrader(answer, solution=True, locked=False)),
+                 new_code_cell(CHECK.format(name=name), metadata=nbgrader(f"{answer}_check")),
                  new_code_cell(TESTS.format(name=name), metadata=nbgrader(f"{answer}_tests", grade=True, points=worth))]
     nbformat.write(nb, str(path))
     files = {root / "tests" / "correct_solutions" / answer / "another_form.py": FORM,
@@ -138,8 +141,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     exercise_table.main(["--root", str(options.root)])
     print("wrote\n" + "\n".join(f"  {path.relative_to(options.root)}" for path in written) +
-          "\nNext: replace every TODO there (the question, the model answer, the self-check, the hidden tests and the "
-          "three files), then run `make exercises` (the student version) and `make check`, which names any TODO left.")
+          "\nNext: replace every TODO there (the question, the model answer, the self-check's inputs and hint, the "
+          "hidden tests and the three files), then run `make exercises` (it stores the self-check's values and "
+          "writes the student version) and `make check`, which names any TODO left.")
     return 0
 
 

@@ -99,15 +99,18 @@ def _a(kind: str) -> str:
     return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
 
 
-def _exception(ename: str, message: str) -> Exception:
-    """An exception of this process named ``ename`` (a builtin one where it exists) carrying ``message``."""
+def _exception(ename: str, message: str, base: str = "Exception") -> Exception:
+    """An exception of this process named ``ename`` (a builtin one where it exists, else a subclass of the builtin
+    ``base``, so that hidden tests catch a student's subclass of ValueError as a ValueError) carrying ``message``."""
     builtin = getattr(builtins, ename, None)
     if isinstance(builtin, type) and issubclass(builtin, Exception):
         try:
             return builtin(message)
         except TypeError:  # UnicodeDecodeError and the like want more arguments
             pass
-    return type(ename if ename.isidentifier() else "Error", (Exception,), {})(message)
+    parent = getattr(builtins, base, None)
+    parent = parent if isinstance(parent, type) and issubclass(parent, Exception) else Exception
+    return type(ename if ename.isidentifier() else "Error", (parent,), {})(message)
 
 
 class Answer:
@@ -139,7 +142,7 @@ class Answer:
             raise AssertionError(f"{self.name} returned {_a(str(answer['returned']))}, expected numbers, "
                                  "arrays (numpy or torch) or a tuple of them")
         if answer and "raised" in answer:
-            error = _exception(str(answer["raised"]), str(answer.get("message", "")))
+            error = _exception(str(answer["raised"]), str(answer.get("message", "")), str(answer.get("builtin", "")))
             error.raised_by = self.name
             raise error
         raise AssertionError(f"calling {self.name} gave no answer: the kernel ran no code, or its output was removed")

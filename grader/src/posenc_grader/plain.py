@@ -23,6 +23,7 @@ hold the grader's package). It needs nothing but the standard library and numpy.
 from __future__ import annotations
 
 import base64
+import builtins
 
 import numpy as np
 
@@ -144,7 +145,9 @@ def answer(namespace: dict, name: str, request: dict) -> dict:
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: B036 -- the student's code may raise anything, SystemExit included
-        return {"raised": type(error).__name__, "message": str(error)[:2000]}
+        answer = {"raised": type(error).__name__, "message": str(error)[:2000]}
+        builtin = next(c for c in type(error).__mro__ if getattr(builtins, c.__name__, None) is c)
+        return answer if builtin is type(error) else {**answer, "builtin": builtin.__name__}  # a subclass: its base
     try:
         return {"value": pack(value)}
     except NotPlain as refused:

@@ -1,14 +1,16 @@
 r"""What counts as an answer, and when it is right: the one rule of the exercises' self-checks and hidden tests.
 
-Every self-check of the exercises is one call of :func:`check`, in the test cell under its answer (one
-that judges a property rather than a value, such as chapter 6's ``design_lookback``, uses the parts of
-``check``: :func:`run`, :func:`answer_as`, :func:`fail`, :func:`passed`); the hidden tests that grade the
-answers compare with :func:`close`, the same tolerance.
+A self-check is the cell under its answer, one call ``check(function, stored, hint=...)``. ``stored`` holds,
+compressed (:func:`store`), a few inputs, what the model answer gives on them, and what each listed mistake
+gives with what is wrong and a hint. The values are computed from the model answer and the mistakes when the
+question is published (``tools/self_checks.py``), so a student's notebook holds no solution. The self-check
+never grades: the hidden tests, in the test cell, decide the points; they compare with :func:`close`.
 
 **Kinds.** An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix``
 included) of a real or complex dtype, or a torch tensor; where the answer is True or False, a bool
 (Python's or numpy's). Anything else is refused with a message that names what came back ("rotation(0.3)
-returned a list, expected an array of shape (2, 2)") and says what to return.
+returned a list, expected an array of shape (2, 2)") and says what to return. Where the answer is an
+error, any exception of that type or of a subclass.
 
 **Tolerance.** A number ``got`` matches ``want`` when
 
@@ -20,19 +22,19 @@ terms an answer is a sum of) guarding values near zero; an array matches when it
 ``want`` and every entry matches. That is ``np.allclose(got, want, rtol=TOL, atol=TOL * scale)`` with
 equal shapes. ``TOL`` fits float32, whose rounding is :math:`6\cdot 10^{-8}`, with room for the few
 hundred operations of an answer computed in float32, and is far below every mistake the exercises look
-for. A complex answer matches when its distance to ``want`` does.
+for. A complex answer matches when its distance to ``want`` does. A bool or an integer matches exactly.
 
 **Messages.** A failed self-check raises :class:`SelfCheckFailed`, which Jupyter shows as one line: what
-is wrong, then a hint, never the expected numbers. :func:`check` names the first known mistake that an
-answer matches ("it turns clockwise"), from the mistakes the question lists.
+is wrong, then a hint, never the expected numbers. A wrong answer that gives what a listed mistake gives
+on every input is told that mistake ("it turns clockwise"); any other, the question's hint.
 
->>> from posenc.geometry import rotation_2d
 >>> def rotation(angle):
 ...     return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
->>> check(rotation, [(0.5,), (2.0,)], want=rotation_2d, hint="rotation(0) should be the identity.")
+>>> stored = store([(0.5,), (2.0,)], rotation, [(lambda angle: rotation(-angle), "it turns clockwise.",
+...                                                "check the signs of the sines.")])
+>>> check(rotation, stored, hint="rotation(0) should be the identity.")
 ✓ rotation passes its self-check on 2 cases. (Grading runs further, hidden tests.)
->>> check(lambda angle: rotation(-angle), [(0.5,)], want=rotation_2d, hint="rotation(0) should be the identity.",
-...       mistakes=[(lambda angle: rotation_2d(-angle), "it turns clockwise.", "check the signs of the sines.")])
+>>> check(lambda angle: rotation(-angle), stored, hint="rotation(0) should be the identity.")
 Traceback (most recent call last):
 ...
 posenc.book.answers.SelfCheckFailed: <lambda>(0.5): it turns clockwise. Hint: check the signs of the sines.
@@ -40,6 +42,9 @@ posenc.book.answers.SelfCheckFailed: <lambda>(0.5): it turns clockwise. Hint: ch
 
 from __future__ import annotations
 
+import base64
+import builtins
+import json
 import warnings
 import zlib
 from collections.abc import Callable, Sequence
@@ -134,8 +139,8 @@ def _as_numpy(value) -> np.ndarray:
     return (tensor.float() if str(tensor.dtype) == "torch.bfloat16" else tensor).numpy()
 
 
-def run(name: str, function: Callable, args: tuple):
-    """``function(*args)`` on copies of the arguments, or a failure that says what went wrong when it raises."""
+def outcome(name: str, function: Callable, args: tuple):
+    """What ``function(*args)`` gives, on copies of the arguments: its value, or the exception it raised."""
     if not callable(function):
         fail(f"{name} is {_a(type(function).__name__)}, not a function.", "define it with `def`.")
     try:
@@ -145,74 +150,124 @@ def run(name: str, function: Callable, args: tuple):
     except NotImplementedError:
         fail(f"{name} is not written yet.", "replace the line `raise NotImplementedError()` with your code.")
     except Exception as error:  # the student's code may raise anything
-        fail(f"{call_text(name, args)} raised {type(error).__name__}: {error}.",
+        return error
+
+
+def run(name: str, function: Callable, args: tuple):
+    """``function(*args)``, or a failure that says what went wrong when it raises."""
+    value = outcome(name, function, args)
+    if isinstance(value, Exception):
+        fail(f"{call_text(name, args)} raised {type(value).__name__}: {value}.",
              "call it on a small example in a scratch cell and read the error.")
+    return value
 
 
-def _raises(name: str, function: Callable, args: tuple, expected: Exception, hint: str) -> None:
-    """Check that ``function(*args)`` raises the type of ``expected`` with a message holding its text."""
-    call = call_text(name, args)
+# ---------------------------------------------------------------- stored values: what a self-check compares with
+
+
+def _pack(value):
+    """``value`` as JSON: arrays, tuples and exceptions tagged, floats of results cut to 6 digits by the caller."""
+    if isinstance(value, BaseException):
+        return {"raises": next(c.__name__ for c in type(value).__mro__ if getattr(builtins, c.__name__, None) is c)}
+    if isinstance(value, np.ndarray):
+        return {"array": value.ravel().tolist(), "shape": value.shape, "dtype": value.dtype.str}
+    if isinstance(value, tuple):
+        return {"tuple": [_pack(v) for v in value]}
+    if isinstance(value, list):
+        return [_pack(v) for v in value]
+    return value.item() if isinstance(value, np.generic) else value
+
+
+def _unpack(data):
+    if isinstance(data, list):
+        return [_unpack(v) for v in data]
+    if not isinstance(data, dict):
+        return data
+    if "array" in data:
+        return np.array(data["array"], dtype=data["dtype"]).reshape(data["shape"])
+    return tuple(_unpack(v) for v in data["tuple"]) if "tuple" in data else data
+
+
+def _result(value):
+    """A result to store: numbers to 6 significant digits (the tolerance needs 4), arrays of numbers as floats."""
+    value = _as_numpy(value) if _is_array(value) else value
+    if isinstance(value, np.ndarray) and value.dtype.kind in "fc":
+        return np.array([float(f"{x:.6g}") for x in value.real.ravel()]).reshape(value.shape)
+    return float(f"{value:.6g}") if isinstance(value, (float, np.floating)) else value
+
+
+def store(cases: Sequence[tuple], model: Callable, mistakes: Sequence[tuple[Callable, str, str]] = ()) -> str:
+    """The ``stored`` argument of :func:`check`: ``cases``, what ``model`` gives on them, and for each mistake
+    ``(function, what is wrong, hint)`` what it gives, compressed into text. For the authoring tools."""
+    def results(function):
+        return [_pack(_result(outcome("model", function, args))) for args in cases]
+
+    data = {"cases": [_pack(tuple(args)) for args in cases], "want": results(model),
+            "mistakes": [[problem, hint, results(function)] for function, problem, hint in mistakes]}
+    return base64.b85encode(zlib.compress(json.dumps(data, separators=(",", ":")).encode(), 9)).decode()
+
+
+def stored_values(stored: str) -> dict:
+    """What :func:`store` wrote: ``cases``, ``want`` and ``mistakes``, with arrays and exceptions as Python values."""
+    data = json.loads(zlib.decompress(base64.b85decode(stored)))
+    raised = {"raises"}
+    data["cases"] = [_unpack(args) for args in data["cases"]]
+    for results in [data["want"], *(m[2] for m in data["mistakes"])]:
+        results[:] = [getattr(builtins, r["raises"]) if isinstance(r, dict) and r.keys() == raised else _unpack(r)
+                      for r in results]
+    return data
+
+
+def _same(name: str, got, want, args: tuple) -> bool:
+    """Whether what the student's function gave (a value or an exception) is ``want`` (a value or an exception
+    type, of which any subclass will do)."""
+    if isinstance(want, type):
+        return isinstance(got, want)
+    if isinstance(got, Exception):
+        return False
     try:
-        run(name, function, args)
-    except SelfCheckFailed as failed:
-        if f"raised {type(expected).__name__}: " not in str(failed):
-            raise
-        if str(expected) not in str(failed).split(f"raised {type(expected).__name__}: ", 1)[1]:
-            fail(f"{call} raised {type(expected).__name__} without saying {str(expected)!r}.", hint)
-        return
-    fail(f"{call} returned a result.", hint)
+        got = answer_as(name, got, want, args)
+    except SelfCheckFailed:
+        return False
+    if isinstance(want, (bool, int)):
+        return got == want
+    return close(got, want)
 
 
-def check(function: Callable, cases: Sequence[tuple] | Callable[[np.random.Generator], Sequence[tuple]],
-          want: Callable, *,
-          mistakes: Sequence[tuple[Callable, str, str]] = (), hint: str, scale: float = 1.0) -> None:
-    """The self-check of one answer: run ``function`` on each case and judge what it returns.
+def check(function: Callable, stored: str, *, hint: str) -> None:
+    """The self-check of one answer: call ``function`` on the stored inputs and compare with the stored results.
 
     Parameters
     ----------
     function : the student's answer.
-    cases : the argument tuples to call it with, or a function that makes them from a random generator
-        (seeded from the answer's name, so that the verdict repeats from one run to the next).
-    want : the reference, called with the same arguments: the right answer (a bool, a number or an array,
-        which also sets the kind and shape expected; a bool or an integer is matched exactly), or an
-        exception that the call must raise, whose message must hold the exception's text.
-    mistakes : ``(what the mistake gives, what is wrong, a hint)`` triples; the first is called with the
-        same arguments (None where the mistake does not apply). A wrong answer is told the first one it
-        matches.
-    hint : what a wrong answer that matches no known mistake is told.
-    scale : the ``scale`` of :func:`close`.
+    stored : the inputs and results, written by :func:`store` when the question was published.
+    hint : what a wrong answer that matches no listed mistake is told.
 
-    Prints a tick when every case passes; raises :class:`SelfCheckFailed` at the first that does not.
+    Prints a tick when every case passes; raises :class:`SelfCheckFailed` when one does not, naming the listed
+    mistake that gives what the answer gives on every input, or else what went wrong at the first wrong case.
     """
     name = getattr(function, "__name__", "your answer")
-    if callable(cases):
-        cases = cases(np.random.default_rng(zlib.crc32(name.encode())))
-    if not callable(want):
-        raise TypeError(f"check({name}, ...): want must be a function of the answer's arguments that returns the right "
-                        f"answer (a function of posenc, say), got {type(want).__name__}")
-    if not cases:
-        raise ValueError(f"check({name}, ...): no cases to try; give it tuples of arguments, such as [(8, 10000.0)]")
-    for args in cases:
-        expected = want(*args)
-        if isinstance(expected, Exception):
-            _raises(name, function, args, expected, hint)
-            continue
-        got = answer_as(name, run(name, function, args), expected, args)
-        if _matches(got, expected, scale):
-            continue
-        for mistake, problem, mistake_hint in mistakes:
-            given = mistake(*args)
-            if given is not None and _matches(got, given, scale):
-                fail(f"{call_text(name, args)}: {problem}", mistake_hint)
-        fail(f"{call_text(name, args)} does not give the right result.", hint)
-    passed(name, len(cases))
-
-
-def _matches(got, expected, scale: float) -> bool:
-    """``got`` against ``expected``: a bool or a count (an integer) exactly, anything else by :func:`close`."""
-    if isinstance(expected, (bool, np.bool_, int, np.integer)):
-        return got == expected
-    return close(got, expected, scale)
+    data = stored_values(stored)
+    cases = data["cases"]
+    got = [outcome(name, function, args) for args in cases]
+    wrong = [i for i, args in enumerate(cases) if not _same(name, got[i], data["want"][i], args)]
+    if not wrong:
+        passed(name, len(cases))
+        return
+    for problem, mistake_hint, results in data["mistakes"]:
+        if all(_same(name, g, r, args) for g, r, args in zip(got, results, cases, strict=True)):
+            fail(f"{call_text(name, cases[wrong[0]])}: {problem}", mistake_hint)
+    args, value, want = cases[wrong[0]], got[wrong[0]], data["want"][wrong[0]]
+    call = call_text(name, args)
+    if isinstance(want, type) and isinstance(value, Exception):
+        fail(f"{call} raised {type(value).__name__}, not {want.__name__}.", hint)
+    if isinstance(want, type):
+        fail(f"{call} returned a result, expected {_a(want.__name__)}.", hint)
+    if isinstance(value, Exception):
+        fail(f"{call} raised {type(value).__name__}: {value}.",
+             "call it on a small example in a scratch cell and read the error.")
+    answer_as(name, value, want, args)  # names a wrong kind or shape
+    fail(f"{call} does not give the right result.", hint)
 
 
 def passed(name: str, cases: int) -> None:

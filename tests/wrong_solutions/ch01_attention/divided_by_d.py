@@ -1,4 +1,4 @@
-"""Attention that divides the scores by d instead of sqrt(d)."""
+"""the scores are divided by d itself. Hint: the scale is the square root of d."""
 
 import numpy as np
 

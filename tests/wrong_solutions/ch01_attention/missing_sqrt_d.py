@@ -1,4 +1,4 @@
-"""Attention without the 1/sqrt(d) scale of the scores."""
+"""the scores are not scaled. Hint: divide q kᵀ by the square root of d, the width of q and k."""
 
 import numpy as np
 

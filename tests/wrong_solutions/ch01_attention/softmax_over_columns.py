@@ -1,4 +1,4 @@
-"""Attention whose softmax normalises each column instead of each row."""
+"""the softmax runs down the columns. Hint: each query's weights form a row, and a row should sum to 1."""
 
 import numpy as np
 

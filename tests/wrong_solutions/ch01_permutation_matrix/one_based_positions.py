@@ -1,4 +1,4 @@
-"""Positions read as if they started at 1: every 1 one column to the left."""
+"""the 1s sit one column to the left. Hint: positions in `order` start at 0."""
 
 import numpy as np
 

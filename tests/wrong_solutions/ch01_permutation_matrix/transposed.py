@@ -1,4 +1,5 @@
-"""The inverse permutation: the 1 of row order[i] put in column i."""
+"""this matrix undoes the permutation (it is the transpose of the one asked for). Hint: row i should pick row
+order[i] of x, so the 1 of row i sits in column order[i]."""
 
 import numpy as np
 

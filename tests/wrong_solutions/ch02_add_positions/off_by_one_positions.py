@@ -1,4 +1,4 @@
-"""Token m receives row m + 1 of the table (positions counted from 1)."""
+"""the positions are off by one. Hint: the first token is at position 0."""
 
 def add_positions(x, table):
     n = x.shape[0]

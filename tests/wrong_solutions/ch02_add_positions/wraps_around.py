@@ -1,4 +1,5 @@
-"""A sequence longer than the table silently reuses its rows from the top."""
+"""a sequence longer than the table reuses the table's rows from the top. Hint: when the sequence is longer than the
+table, raise ValueError with a message that says how many positions the table has."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Pairs counted in both directions, as if the mask were not causal."""
+"""pairs are counted twice. Hint: a causal query only looks back."""
 
 import numpy as np
 

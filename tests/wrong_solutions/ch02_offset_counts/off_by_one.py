@@ -1,4 +1,4 @@
-"""Each offset counted once too few."""
+"""each count is one too small. Hint: offset 0 (each token with itself) occurs n times."""
 
 import numpy as np
 

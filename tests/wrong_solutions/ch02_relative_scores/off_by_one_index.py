@@ -1,4 +1,4 @@
-"""Offset o read from bias[o + n] instead of bias[o + n - 1]."""
+"""the offsets are shifted by one. Hint: offset 0 sits at bias[n - 1]."""
 
 import numpy as np
 

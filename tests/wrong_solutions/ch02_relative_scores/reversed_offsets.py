@@ -1,4 +1,4 @@
-"""Offsets taken as query minus key."""
+"""the offsets run the wrong way. Hint: entry [m, j] belongs to the offset j - m (key minus query)."""
 
 import numpy as np
 

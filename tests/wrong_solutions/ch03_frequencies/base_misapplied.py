@@ -1,4 +1,4 @@
-"""The base divided instead of raised: theta_j = 2j / (d * base)."""
+"""the base divides instead of being raised to a power. Hint: theta_j = base ** (-2j/d)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The ladder base ** (-j / d): the factor 2 of the exponent forgotten."""
+"""the exponent lacks its factor 2. Hint: the last hand should turn almost 1/base."""
 
 import numpy as np
 

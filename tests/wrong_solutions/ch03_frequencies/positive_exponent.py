@@ -1,4 +1,4 @@
-"""The ladder climbs instead of descending: base ** (+2j / d)."""
+"""the exponent has the wrong sign. Hint: the hands should slow down, from 1 radian per position toward 1/base."""
 
 import numpy as np
 

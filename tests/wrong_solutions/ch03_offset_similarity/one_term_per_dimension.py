@@ -1,4 +1,5 @@
-"""One cosine per dimension (d terms) instead of one per pair."""
+"""it adds one cosine per dimension instead of one per pair. Hint: PE(p)·PE(q) sums sin·sin + cos·cos over each pair
+j: one cos(k θ_j) per pair."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The identity misremembered: a sum of sines."""
+"""that is a sum of sines. Hint: sin a sin b + cos a cos b is a cosine."""
 
 import numpy as np
 

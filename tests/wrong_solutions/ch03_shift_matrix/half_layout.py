@@ -1,4 +1,4 @@
-"""Blocks acting on dimensions (j, j + d/2): the wrong pair layout."""
+"""its blocks act on dimensions (j, j + d/2). Hint: the pairs of the table are (2j, 2j+1)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Shifts by k + 1 positions."""
+"""it shifts by k + 1 positions. Hint: the angle of block j is k·θ_j."""
 
 import numpy as np
 

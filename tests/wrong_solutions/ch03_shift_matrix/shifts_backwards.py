@@ -1,4 +1,4 @@
-"""The sines with the wrong signs: the matrix maps PE(p) to PE(p - k)."""
+"""this matrix moves positions backwards (PE(p) to PE(p - k)). Hint: check the signs of the sines."""
 
 import numpy as np
 

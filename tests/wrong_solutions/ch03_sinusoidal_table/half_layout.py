@@ -1,4 +1,4 @@
-"""All the sines first, then all the cosines: the wrong pair layout."""
+"""the pairs are laid out as halves (all the sines, then all the cosines). Hint: interleave them."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Rows for positions 1..n instead of 0..n-1."""
+"""the positions are off by one. Hint: the first row is position 0."""
 
 import numpy as np
 

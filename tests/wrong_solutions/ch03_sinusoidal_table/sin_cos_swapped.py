@@ -1,4 +1,4 @@
-"""Cosine in the even columns and sine in the odd ones."""
+"""sine and cosine are swapped. Hint: column 2j holds the sine."""
 
 import numpy as np
 

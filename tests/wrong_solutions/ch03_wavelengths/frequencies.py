@@ -1,4 +1,4 @@
-"""The frequencies theta_j themselves, not the positions one turn takes."""
+"""these are the frequencies θ_j. Hint: a wavelength is the number of positions that one full turn takes."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""1 / theta_j: a full turn taken as one radian, the factor 2 pi forgotten."""
+"""a full turn is taken as 1 radian. Hint: a full turn is 2π radians."""
 
 import numpy as np
 

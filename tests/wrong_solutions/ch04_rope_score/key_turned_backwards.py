@@ -1,4 +1,4 @@
-"""The key turned by -n*theta (a transpose too many)."""
+"""the key is turned backwards (by -n·θ). Hint: both vectors turn counter-clockwise."""
 
 import numpy as np
 

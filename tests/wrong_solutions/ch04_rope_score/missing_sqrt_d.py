@@ -1,4 +1,4 @@
-"""The rotated dot product, not divided by sqrt(2)."""
+"""the dot product is not scaled. Hint: divide by √d, and d = 2 here."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Query and key both turned by the query's position."""
+"""the positions have no effect. Hint: turn q by m·θ and k by n·θ."""
 
 import numpy as np
 

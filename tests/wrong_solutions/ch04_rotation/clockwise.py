@@ -1,4 +1,4 @@
-"""Turns clockwise: the signs of the sines swapped."""
+"""it turns clockwise. Hint: a small positive angle should carry (1, 0) toward (0, 1)."""
 
 import numpy as np
 

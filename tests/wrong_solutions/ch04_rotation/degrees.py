@@ -1,4 +1,4 @@
-"""The angle read in degrees."""
+"""it reads the angle in degrees. Hint: angles here are in radians."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Sine and cosine swapped."""
+"""sine and cosine are swapped. Hint: rotation(0) should leave every vector where it is."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Lengths for positions 1..n instead of 0..n-1."""
+"""the positions are off by one. Hint: the first is position 0."""
 
 import numpy as np
 

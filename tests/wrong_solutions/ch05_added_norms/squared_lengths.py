@@ -1,4 +1,4 @@
-"""Squared lengths: the square root forgotten."""
+"""these are squared lengths. Hint: take the square root."""
 
 import numpy as np
 

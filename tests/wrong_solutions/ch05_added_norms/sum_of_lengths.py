@@ -1,4 +1,5 @@
-"""The two lengths added, as if the vectors were parallel."""
+"""that adds the two lengths. Hint: the length of a sum depends on the angle between the vectors: add first, then
+measure."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Turns clockwise."""
+"""it turns clockwise. Hint: a positive angle should carry (1, 0) toward (0, 1)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Turns by theta whatever the position m."""
+"""the angle ignores the position. Hint: turn by m·θ, not θ."""
 
 import numpy as np
 

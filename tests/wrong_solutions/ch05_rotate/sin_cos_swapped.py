@@ -1,4 +1,4 @@
-"""Sine and cosine swapped."""
+"""sine and cosine are swapped. Hint: at angle 0 nothing should move."""
 
 import numpy as np
 

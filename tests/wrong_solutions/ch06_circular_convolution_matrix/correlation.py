@@ -1,4 +1,4 @@
-"""A circular correlation: x taken at i + j instead of i - j."""
+"""that is a correlation (x taken at i + j). Hint: a convolution takes x at i - j."""
 
 import numpy as np
 

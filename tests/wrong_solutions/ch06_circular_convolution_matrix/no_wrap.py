@@ -1,4 +1,4 @@
-"""The sum does not wrap around: a lower-triangular Toeplitz matrix."""
+"""the sum does not wrap around. Hint: the index i - j is taken modulo n."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""Says False for a matrix that is not square, where the question asks for a ValueError."""
+"""it says False for a matrix that is not square. Hint: a matrix that is not square raises ValueError saying that it
+must be square."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""Constant diagonals only: a Toeplitz test."""
+"""it says True for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are not enough:
+they must also wrap around."""
 
 import numpy as np
 

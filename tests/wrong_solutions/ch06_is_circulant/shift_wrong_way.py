@@ -1,4 +1,5 @@
-"""Rows compared with the row above shifted left instead of right."""
+"""each row is compared with the row above shifted left. Hint: shift a row right by one, the last entry wrapping to
+the front: it should match the row below."""
 
 import numpy as np
 

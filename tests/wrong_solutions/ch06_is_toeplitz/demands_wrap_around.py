@@ -1,4 +1,5 @@
-"""Asks for wrap-around: a circulant test, too strict."""
+"""it says False for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are enough; do
+not ask for wrapping."""
 
 import numpy as np
 

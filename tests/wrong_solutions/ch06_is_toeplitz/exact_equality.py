@@ -1,4 +1,5 @@
-"""Exact equality, no tolerance for round-off."""
+"""it says False for a Toeplitz matrix whose entries agree only up to round-off (1e-13). Hint: compare differences
+with `tol`, not with ==."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Only the diagonals that start in the first row are checked, and only one step."""
+"""it says True for a matrix whose last entry breaks the diagonal. Hint: check every entry, down to the last row."""
 
 import numpy as np
 

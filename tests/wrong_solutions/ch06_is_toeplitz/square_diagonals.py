@@ -1,5 +1,5 @@
-"""Checks the diagonals as if the matrix were square: offsets up to the number of rows only, so a matrix with
-more columns than rows keeps its far diagonals unchecked."""
+"""it says True for a matrix with more columns than rows whose last entry breaks its diagonal. Hint: a matrix with
+more columns than rows has more diagonals above the main one than below it: check them all."""
 
 import numpy as np
 

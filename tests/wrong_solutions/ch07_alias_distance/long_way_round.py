@@ -1,4 +1,4 @@
-"""Reduced modulo 2 pi but not measured the short way round."""
+"""the angle is not measured the short way round. Hint: the distance is at most π."""
 
 import numpy as np
 

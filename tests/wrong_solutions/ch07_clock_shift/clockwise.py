@@ -1,4 +1,4 @@
-"""Every hand turned clockwise."""
+"""the hands turn clockwise. Hint: each 2x2 block should turn (1, 0) toward (0, 1)."""
 
 import numpy as np
 

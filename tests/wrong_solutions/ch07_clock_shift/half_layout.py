@@ -1,4 +1,4 @@
-"""Pairs (j, j + d/2): the wrong pair layout."""
+"""its pairs are the dimensions (j, j + d/2). Hint: the clock's pairs are (2j, 2j+1)."""
 
 import numpy as np
 

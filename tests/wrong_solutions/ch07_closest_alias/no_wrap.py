@@ -1,4 +1,4 @@
-"""Distances without wrap-around: neighbours always look closest."""
+"""it returned 1. Hint: neighbours are not always closest on a fast hand; measure the angle modulo a full turn."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Offsets 1..n instead of 1..n-1."""
+"""it also tries the offset n. Hint: the offsets to try run from 1 to n - 1."""
 
 import numpy as np
 

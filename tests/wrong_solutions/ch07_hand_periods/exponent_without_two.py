@@ -1,4 +1,4 @@
-"""The ladder's exponent without its factor 2."""
+"""the ladder's exponent lacks its factor 2. Hint: θ_j = base ** (-2j/d)."""
 
 import numpy as np
 

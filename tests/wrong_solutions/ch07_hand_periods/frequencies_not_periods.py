@@ -1,4 +1,4 @@
-"""Returns the frequencies theta_j themselves."""
+"""these are the frequencies θ_j. Hint: a period is the number of positions one full turn takes."""
 
 import numpy as np
 

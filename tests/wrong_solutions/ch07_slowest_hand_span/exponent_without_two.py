@@ -1,4 +1,4 @@
-"""The slowest hand of a ladder without the factor 2."""
+"""the ladder's exponent lacks its factor 2. Hint: θ_j = base ** (-2j/d), and the slowest hand is j = d/2 - 1."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The span of the fastest hand (theta_0 = 1) instead of the slowest."""
+"""it uses the fastest hand. Hint: the slowest hand is the last one of the ladder."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""floor instead of ceil: position 0 not counted."""
+"""it is one short. Hint: count position 0 too."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Pairs (2j, 2j+1): the interleaved layout where halves were asked for."""
+"""it pairs the dimensions the interleaved way. Hint: pair j is dimensions (j, j + d/2)."""
 
 import numpy as np
 

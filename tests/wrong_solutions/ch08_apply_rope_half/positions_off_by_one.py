@@ -1,4 +1,4 @@
-"""Every position one too far: the first new token taken as position 1."""
+"""the positions are off by one. Hint: use the positions exactly as given."""
 
 import numpy as np
 

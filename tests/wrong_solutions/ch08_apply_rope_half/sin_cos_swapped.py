@@ -1,4 +1,4 @@
-"""Sine and cosine swapped in the rotation."""
+"""the sine and the cosine are swapped. Hint: a pair turned by φ is (x cos φ - y sin φ, x sin φ + y cos φ)."""
 
 import numpy as np
 

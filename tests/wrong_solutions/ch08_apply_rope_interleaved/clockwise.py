@@ -1,4 +1,4 @@
-"""The sines with the wrong sign: every pair turned clockwise."""
+"""it turns clockwise. Hint: check the signs of the sines."""
 
 import numpy as np
 

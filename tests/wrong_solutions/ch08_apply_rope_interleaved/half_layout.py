@@ -1,4 +1,4 @@
-"""Pairs (j, j + d/2): the wrong pair layout."""
+"""it pairs the dimensions the half way. Hint: pair j is dimensions (2j, 2j+1)."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""Positions ignored: rows numbered 0, 1, 2, ... as if there were no KV cache."""
+"""it ignores `positions` and numbers the rows 0, 1, 2, ... Hint: with a KV cache the new rows do not start at
+position 0."""
 
 import numpy as np
 

@@ -1,5 +1,4 @@
-"""Kept the repeated angles and rotated neighbours instead of halves: a correct kernel, but for the
-interleaved layout, not the half layout asked for."""
+"""it pairs the dimensions the interleaved way. Hint: pair j is dimensions (j, j + d/2)."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The table fixed, but rotate_half rewritten as (a, b) -> (b, -a): every pair turns clockwise."""
+"""it turns clockwise. Hint: check the signs of the sines."""
 
 import numpy as np
 

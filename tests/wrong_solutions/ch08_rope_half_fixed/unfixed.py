@@ -1,4 +1,5 @@
-"""The kernel handed in unchanged: angles laid out for pairs (2j, 2j+1), rotate_half pairing (j, j + d/2)."""
+"""the bug is still there: dimension j and dimension j + d/2 turn by different angles. Hint: rotate_half pairs j with
+j + d/2, so the table of angles must repeat the d/2 angles as two halves."""
 
 import numpy as np
 

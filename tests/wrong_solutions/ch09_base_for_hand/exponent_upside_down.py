@@ -1,4 +1,5 @@
-"""The exponent 2j/d instead of d/(2j)."""
+"""the exponent is upside down. Hint: write the frequency of hand j with the new base, set it equal to the old one
+divided by the factor, and solve for the new base."""
 
 
 def base_for_hand(d, factor, hand, base=10000.0):

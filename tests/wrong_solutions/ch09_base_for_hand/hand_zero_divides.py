@@ -1,5 +1,5 @@
-"""The right base for hands 1 to d/2 - 1, but hand 0 is not refused: it divides by zero (ZeroDivisionError, not
-ValueError), and a hand the head does not have gets a base."""
+"""hand 0, or a hand the head does not have, is not refused. Hint: hand 0 turns by 1 radian per position whatever the
+base, and a head of width d has hands 0 to d/2 - 1 only: raise ValueError for the others."""
 
 
 def base_for_hand(d, factor, hand, base=10000.0):

@@ -1,4 +1,5 @@
-"""The base multiplied by the factor itself."""
+"""multiplying the base by the factor slows the hand by less than the factor. Hint: the base enters hand j's
+frequency through the power -2j/d."""
 
 
 def base_for_hand(d, factor, hand, base=10000.0):

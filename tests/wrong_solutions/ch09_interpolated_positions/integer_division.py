@@ -1,4 +1,4 @@
-"""Integer division: the fractional positions lost."""
+"""integer division drops the fractions. Hint: positions may be fractional."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Positions stretched by L'/L instead of squeezed by L/L'."""
+"""the ratio is upside down. Hint: the positions should shrink into the trained range."""
 
 import numpy as np
 

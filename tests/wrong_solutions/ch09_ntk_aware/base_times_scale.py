@@ -1,4 +1,5 @@
-"""The base multiplied by the factor itself, so the slowest hand is slowed by less than the factor."""
+"""the base is multiplied by the factor itself. Hint: the new base is the one of exercise 2 for the slowest hand,
+hand d/2 - 1."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""Every hand divided by the factor: position interpolation's ladder, not NTK-aware scaling's."""
+"""every hand is slowed by the factor: that is position interpolation. Hint: with the larger base the fastest hand
+keeps θ_0 = 1."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""The tilt the wrong way round: the fastest hand slowed by the factor, the slowest kept."""
+"""the fastest hand is slowed and the slowest kept: the tilt is reversed. Hint: hand 0 keeps its frequency; the last
+hand is slowed by exactly the factor."""
 
 import numpy as np
 

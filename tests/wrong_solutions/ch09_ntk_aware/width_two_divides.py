@@ -1,4 +1,4 @@
-"""The right ladder, but d = 2 is not refused: d / (d - 2) divides by zero (ZeroDivisionError, not ValueError)."""
+"""d = 2 is not refused. Hint: a head of width 2 has only hand 0, which no base slows: raise ValueError."""
 
 import numpy as np
 

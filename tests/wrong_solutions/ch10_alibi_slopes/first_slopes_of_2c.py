@@ -1,4 +1,5 @@
-"""The extra heads take the first n - c slopes of 2c heads instead of every other one, so some repeat."""
+"""the extra heads take the first slopes of 2c heads, repeating some of the others. Hint: the extra heads take every
+other slope of 2c heads, those that fall between the first c."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""The power-of-two rule 2 ** (-8k/n) used for every head count, 12 and 6 heads included."""
+"""the plain geometric sequence is used for a head count that is not a power of two. Hint: take the slopes of the
+largest power of two c below n, then add slopes from 2c heads."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""Heads numbered from k = 0, so the first head gets slope 1 (and the last misses 2 ** -8)."""
+"""the first head's slope is 1: k starts at 0. Hint: head k = 1, ..., n gets 2 ** (-8k/n), so every slope is below 1."""
 
 import numpy as np
 

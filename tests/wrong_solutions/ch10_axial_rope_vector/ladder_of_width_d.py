@@ -1,4 +1,4 @@
-"""Each half gets the ladder of the whole head, base ** (-2j/d), so its hands turn too slowly."""
+"""each half uses the ladder of the whole head. Hint: each half is a RoPE of width d/2: θ_j = base ** (-2j/(d/2))."""
 
 import numpy as np
 

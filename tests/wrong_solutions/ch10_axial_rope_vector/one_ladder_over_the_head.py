@@ -1,5 +1,5 @@
-"""One ladder base ** (-2j/d) over the whole head, the row turning its fast pairs and the column its slow
-ones, instead of a ladder of width d/2 in each half."""
+"""one ladder runs over the whole head: the second half gets its slow end. Hint: each half has its own ladder of
+width d/2, from θ_0 = 1 down."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The first half turned by the column and the second by the row."""
+"""the row and the column are swapped. Hint: the first half of x turns by the row, the second by the column."""
 
 import numpy as np
 

@@ -1,4 +1,4 @@
-"""The last r dimensions are turned and the first d - r pass through."""
+"""it rotates the last r dimensions. Hint: the first r dimensions turn."""
 
 import numpy as np
 

@@ -1,5 +1,5 @@
-"""An odd rotated width rounded down to the pair below, so that one dimension meant to turn passes through,
-where the question asks for a ValueError."""
+"""an odd rotated width is rounded down instead of refused. Hint: when r = int(d * rotary_fraction) is odd, raise
+ValueError."""
 
 import numpy as np
 

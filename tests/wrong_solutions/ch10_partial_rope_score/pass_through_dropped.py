@@ -1,4 +1,4 @@
-"""Only the turned dimensions are scored: the d - r that pass through are left out of the dot product."""
+"""the dimensions that pass through are left out of the score. Hint: they still add their plain dot product."""
 
 import numpy as np
 

@@ -1,5 +1,5 @@
-"""The turned dimensions use the whole head's ladder base ** (-2j/d) instead of one built over the r
-rotated dimensions."""
+"""the rotated dimensions use the whole head's ladder. Hint: the ladder is built over the r rotated dimensions: θ_j =
+base ** (-2j/r)."""
 
 import numpy as np
 

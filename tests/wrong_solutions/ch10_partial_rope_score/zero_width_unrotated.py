@@ -1,5 +1,5 @@
-"""A rotated width of 0 scores the plain dot product, as if nothing had been asked to turn, where the question
-asks for a ValueError (odd widths are refused)."""
+"""a rotated width of 0 gives the plain dot product instead of an error. Hint: when r = int(d * rotary_fraction) is
+0, raise ValueError."""
 
 import numpy as np
 

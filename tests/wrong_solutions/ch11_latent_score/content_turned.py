@@ -1,5 +1,5 @@
-"""RoPE on the whole explicit key and query, content part included: the decompressed key W_UK latent is turned by
-n and q_nope by m, with a ladder of the content part's own width."""
+"""the content part is turned as well. Hint: only the rotary part carries RoPE: the absorbed query W_UK^T q_nope
+meets the latent as it is."""
 
 import numpy as np
 

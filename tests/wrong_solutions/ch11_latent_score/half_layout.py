@@ -1,5 +1,5 @@
-"""The rotary part turned in Hugging Face's half layout, pairing (j, j + d_rope/2), where DeepSeek's rotary
-coordinates come in neighbouring pairs."""
+"""the rotary part pairs the coordinates (j, j + d_rope/2). Hint: the pairs are neighbours, (2j, 2j+1), as in
+DeepSeek's checkpoints."""
 
 import numpy as np
 

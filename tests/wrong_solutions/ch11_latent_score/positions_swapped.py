@@ -1,4 +1,4 @@
-"""The query turned by n and the key by m, which turns the rotary score by the offset the wrong way."""
+"""the query is turned by n and the key by m. Hint: the query sits at m, the key at n."""
 
 import numpy as np
 

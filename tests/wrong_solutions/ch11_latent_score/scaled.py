@@ -1,5 +1,4 @@
-"""The score divided by sqrt(d_nope + d_rope), as attention does before its softmax, where the question asks
-for the unscaled score."""
+"""it divides by sqrt(d). Hint: return the unscaled score."""
 
 import numpy as np
 

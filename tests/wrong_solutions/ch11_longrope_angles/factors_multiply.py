@@ -1,4 +1,4 @@
-"""The factors multiply the frequencies, so that the hands they should slow turn faster."""
+"""the factors multiply the frequencies. Hint: a factor above 1 slows its hand: divide by it."""
 
 import numpy as np
 

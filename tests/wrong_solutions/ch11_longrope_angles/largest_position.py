@@ -1,5 +1,5 @@
-"""The switch compares the largest position itself with original_context, forgetting that positions count from
-0: a batch that reaches position L_0 keeps the short factors."""
+"""the length is taken to be the largest position, not the largest position plus one. Hint: positions count from 0: a
+batch whose largest position is p is p + 1 positions long."""
 
 import numpy as np
 

@@ -1,5 +1,5 @@
-"""Right on ordinary batches, but no check of the edges: a one-element list of factors broadcasts over every
-hand, and no positions make max() fail."""
+"""the edges are not checked. Hint: an odd d or a list of other than d/2 factors raises ValueError, and no positions
+give a table of shape (0, d/2)."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""The length is the number of positions in the batch: a batch after a KV cache is taken for a short input."""
+"""the length is taken to be the number of positions in the batch. Hint: a batch may start past 0, after a KV cache:
+its length is its largest position plus one."""
 
 import numpy as np
 

@@ -1,4 +1,5 @@
-"""The two lists swapped: long_factor serves the inputs up to L_0 and short_factor the longer ones."""
+"""the lists are swapped: the long factors serve the short inputs. Hint: short_factor up to the original context,
+long_factor beyond it."""
 
 import numpy as np
 

@@ -1,5 +1,5 @@
-"""Counts every layer that neither rotates nor masks, wherever it sits, as if a NoPE layer above a rotating one
-were still blind to the order."""
+"""every layer that neither rotates nor masks is counted, wherever it sits. Hint: a layer above one that sees the
+order receives, through the residual connection, outputs that already depend on it: stop counting there."""
 
 
 def order_blind_layers(no_rope_layers, causal):

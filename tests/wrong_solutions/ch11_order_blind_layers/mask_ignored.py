@@ -1,4 +1,4 @@
-"""Only rotation is taken to reveal the order: a causal NoPE layer is counted as blind."""
+"""the causal mask is left out. Hint: a causal mask alone breaks permutation equivariance."""
 
 
 def order_blind_layers(no_rope_layers, causal):

@@ -1,4 +1,5 @@
-"""Reads transformers' no_rope_layers the wrong way round: a 1 taken for a NoPE layer, a 0 for a rotating one."""
+"""a 1 in no_rope_layers is read as a NoPE layer. Hint: transformers' no_rope_layers holds 1 for a layer that does
+rotate."""
 
 
 def order_blind_layers(no_rope_layers, causal):

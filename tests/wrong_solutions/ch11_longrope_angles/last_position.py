@@ -1,0 +1,14 @@
+"""the length is taken from the last position, not the largest. Hint: positions need not come in order: a batch's
+length is its largest position plus one."""
+
+import numpy as np
+
+
+def longrope_angles(d, short_factor, long_factor, positions, original_context, base=10000.0):
+    if d % 2 or len(short_factor) != d // 2 or len(long_factor) != d // 2:
+        raise ValueError(f"d = {d}: lists of d/2 factors expected")
+    positions = np.asarray(positions, dtype=float)
+    if positions.size == 0:
+        return np.zeros((0, d // 2))
+    factors = np.asarray(short_factor if positions[-1] + 1 <= original_context else long_factor)
+    return np.outer(positions, base ** (-np.arange(0, d, 2) / d) / factors)
