@@ -61,7 +61,6 @@ npm-tools: npm-cli  ## the site's npm packages and the tests' (npm ci with devDe
 book:  ## execute every chapter, build the HTML strictly (a warning fails the build) and _build/notebooks/
 	$(MAKE) --no-print-directory -j2 setup npm
 	$(PY) tools/course_links.py
-	$(PY) tools/self_checks.py
 	$(PY) tools/build_book.py .
 
 # The browser tests (tests/browser) drive Debian's chromium over the built site, refusing every request that
