@@ -120,10 +120,12 @@ test: $(VENV)/.test npm-tools pdf book browser sandbox  ## the whole suite: pack
 # Publish the built site (make book first). First the plain edition (_build/notebooks, what the launch buttons open)
 # goes to REMOTE's branch plain-v<version>: one commit on top of HEAD, HEAD's tree plus notebooks/
 # (tools/publish_edition.py). Then ghp-import makes _build/html, plus .nojekyll, the only commit of REMOTE's gh-pages
-# branch (a git URL, a remote's name or a path); GitHub Pages serves it (see .github/workflows/).
+# branch (a git URL, a remote's name or a path); GitHub Pages serves it (see .github/workflows/). ghp-import commits
+# on the local gh-pages branch, which it resets only for a remote it has fetched: the recipe drops that branch first.
 REMOTE ?= origin
 publish:  ## push the site to gh-pages and the plain edition to plain-v<version> of REMOTE: make publish REMOTE=url
 	$(PY) tools/publish_edition.py "$(REMOTE)"
+	git update-ref -d refs/heads/gh-pages
 	$(PY) -m ghp_import --no-jekyll --no-history --force --push --remote "$(REMOTE)" --branch gh-pages \
 	  --message "Publish the site built from $$(git rev-parse --short HEAD)" _build/html
 
