@@ -179,7 +179,8 @@ DOUBLED = [0.123456789, 9.87654321]  # what a wrong f returns; a student must ne
 STYLES = {  # one failing hidden test per style, each saying "f doubles its input"
     "assert": "assert np.allclose(f(x), want), 'f doubles its input'",
     "np.testing": "np.testing.assert_allclose(f(x), want, err_msg='f doubles its input')",
-    "imported": "from numpy.testing import assert_array_equal\nassert_array_equal(f(x), want, err_msg='f doubles its input')",
+    "imported": "from numpy.testing import assert_array_equal\n"
+                "assert_array_equal(f(x), want, err_msg='f doubles its input')",
     "pytest.approx": "import pytest\nassert list(f(x)) == pytest.approx(list(want)), 'f doubles its input'",
     "helper": "def same(got, expected):\n    np.testing.assert_allclose(got, expected, err_msg='f doubles its input')\n"
               "same(f(x), want)",
