@@ -7,10 +7,11 @@ rendered as nbgrader's formgrader renders a submission (nbconvert's HTML exporte
 template, here with no configuration of the course's, so that the file itself is what is tested), and each
 feedback page under ``hand_back/`` is opened as it is. In chromium, every request is recorded (none reaches a
 server: the formgrader's own API, to set grades, included), and so is every dialog and every time a payload
-runs (each sets ``window.__pwned``, whose setter reports to the test, from any frame, even after a navigation): the hostile pages must run no
-script, make no request the model answers' pages do not make, keep no live markup, and hide no text; the
-gradebook must be as grading left it. The formgrader's server is not started: a script that ran would show
-up as a flag, a dialog or a request (its API is reached only by requests).
+runs (each sets ``window.__pwned``, whose setter reports to the test, from any frame, even after a
+navigation): the hostile pages must run no script, make no request the model answers' pages do not make,
+keep no live markup, and hide no text; the gradebook must be as grading left it. The formgrader's server is
+not started: a script that ran would show up as a flag, a dialog or a request (its API is reached only by
+requests).
 """
 
 from __future__ import annotations
