@@ -16,3 +16,12 @@ c.ClearSolutions.text_stub = "YOUR ANSWER HERE"
 c.Execute.timeout = 30
 c.Execute.interrupt_on_timeout = True
 c.LimitOutput.max_lines = 200
+
+# Whatever a student wrote (Markdown, raw HTML, what their code displays) is made inert after grading, before the
+# formgrader or a feedback page shows it, and again whenever nbconvert renders a page (the formgrader's included):
+# posenc_grader.sanitize.Sanitize (nh3), from the grader's distribution (grader/).
+from nbgrader.converters import Autograde  # noqa: E402
+
+SANITIZE = "posenc_grader.sanitize.Sanitize"
+c.Autograde.autograde_preprocessors = [*Autograde.class_traits()["autograde_preprocessors"].default(), SANITIZE]
+c.HTMLExporter.preprocessors = [SANITIZE]

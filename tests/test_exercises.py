@@ -239,16 +239,14 @@ def test_the_scan_for_solutions_finds_the_old_form_of_a_self_check():
                                    "ch04_rotation_tests: a call of posenc's rotation_2d, line 2"]
 
 
-@pytest.mark.parametrize("key,answer", answers())
-def test_every_assert_of_the_hidden_tests_says_what_is_wrong(key, answer):
-    """A student sees the message of a failed hidden test, never its code: an assert without one says nothing."""
-    tree = ast.parse(hidden.split(cell(SOURCES[key], f"{answer}_tests").source)[1])
-    for node in ast.walk(tree):
-        if isinstance(node, ast.Assert):
-            assert node.msg is not None, (
-                f"{answer}_tests, line {node.lineno} of the hidden tests: give the assert a message (`assert ..., "
-                "'what is wrong'`): students see the message, never the test's code; say what is wrong, not the "
-                "expected numbers")
+def test_every_assertion_of_the_hidden_tests_says_what_is_wrong():
+    """A student sees the message of a failed hidden assertion, never its code or the values it compares: every
+    `assert` has a message, every `np.testing.assert_*`-style call an `err_msg=` (or `msg=`). All are listed at once."""
+    silent = [f"{answer}_tests, line {line}" for key, answer in answers()
+              for line in hidden.unsaid(hidden.split(cell(SOURCES[key], f"{answer}_tests").source)[1])]
+    assert not silent, (f"give these assertions of the hidden tests a message that says what is wrong, never the "
+                        f"expected numbers (`assert ..., 'what is wrong'`, `np.testing.assert_allclose(..., "
+                        f"err_msg='what is wrong')`): {silent}")
 
 
 @pytest.mark.parametrize("key,answer", answers())

@@ -173,3 +173,38 @@ def test_a_test_cell_splits_into_its_visible_and_hidden_parts():
     source = "check(f)\n### BEGIN HIDDEN TESTS\nassert f(1) == 2, 'f doubles'\n### END HIDDEN TESTS\n"
     assert hidden.split(source) == ("check(f)\n", "\nassert f(1) == 2, 'f doubles'\n")
     assert hidden.split("check(f)") == ("check(f)", "")
+
+
+DOUBLED = [0.123456789, 9.87654321]  # what a wrong f returns; a student must never read these digits
+STYLES = {  # one failing hidden test per style, each saying "f doubles its input"
+    "assert": "assert np.allclose(f(x), want), 'f doubles its input'",
+    "np.testing": "np.testing.assert_allclose(f(x), want, err_msg='f doubles its input')",
+    "imported": "from numpy.testing import assert_array_equal\n"
+                "assert_array_equal(f(x), want, err_msg='f doubles its input')",
+    "pytest.approx": "import pytest\nassert list(f(x)) == pytest.approx(list(want)), 'f doubles its input'",
+    "helper": "def same(got, expected):\n    np.testing.assert_allclose(got, expected, err_msg='f doubles its input')\n"
+              "same(f(x), want)",
+    "torch.testing": "import torch\ntorch.testing.assert_close(torch.tensor(f(x)), torch.tensor(want), "
+                     "msg='f doubles its input')",
+}
+
+
+@pytest.mark.parametrize("style", sorted(STYLES))
+def test_a_failed_assertion_shows_its_message_never_the_values_it_compares(style):
+    tests = f"x = np.array([0.0617283945, 4.938271605])\nwant = 2 * x + 1e-3\n{STYLES[style]}"
+    failure = hidden.run(tests, ["f"], kernel({"f": lambda x: np.asarray(x) * 2}))
+    assert failure == ("AssertionError", "f doubles its input")
+    assert hidden.unsaid(tests) == []
+    silent = hidden.run(tests.replace(", err_msg='f doubles its input'", "").replace(", 'f doubles its input'", "")
+                        .replace(", msg='f doubles its input'", ""), ["f"], kernel({"f": lambda x: np.asarray(x) * 2}))
+    assert silent == ("AssertionError", "a hidden test failed")
+
+
+def test_every_assertion_without_a_message_is_found_at_once_in_every_style():
+    tests = ("assert f(1) == 2\n"
+             "np.testing.assert_allclose(f(1), 2)\n"
+             "import pytest\nassert f(1) == pytest.approx(2)\n"
+             "def helper(got):\n    assert got > 0\n    np.testing.assert_array_equal(got, 2, 'positional, not seen')\n"
+             "helper(f(1))\n"
+             "assert f(1) == 2, 'said'\nnp.testing.assert_allclose(f(1), 2, err_msg='said')\n")
+    assert hidden.unsaid(tests) == [1, 2, 4, 6, 7]

@@ -11,6 +11,8 @@ and refreshing after grading by hand give the same page, manual scores and comme
   pending", or "15/15" once final), and a written answer not graded yet says "pending", not 0
   (:class:`ClassGrades`, and the template ``templates/posenc_feedback``, nbgrader's with those two changes);
 - the grader's notes, which the worker put at the top of the autograded notebook, are kept;
+- whatever the student wrote is made inert (:class:`~posenc_grader.sanitize.Sanitize`), also in a notebook
+  autograded before the grader did that;
 - escape sequences, which nbconvert passes through, are written out as text.
 
 A row that was not graded (no file, not a notebook, too large) gets a page that says why (:func:`plain_page`).
@@ -27,6 +29,7 @@ from traitlets import Bool
 
 from .course import HIDDEN_TESTS
 from .escapes import disarm
+from .sanitize import Sanitize
 
 TEMPLATES = Path(__file__).resolve().parent / "templates"
 TEMPLATE = "posenc_feedback"
@@ -66,7 +69,8 @@ class ClassGrades(GetGrades):
 
 
 def _exporter():
-    """An HTML exporter with nbgrader's feedback styles, :data:`TEMPLATE`, and the two preprocessors above."""
+    """An HTML exporter with nbgrader's feedback styles, :data:`TEMPLATE`, the two preprocessors above and
+    :class:`~posenc_grader.sanitize.Sanitize`."""
     import nbgrader
     from nbconvert.exporters import HTMLExporter
     from nbconvert.preprocessors import CSSHTMLHeaderPreprocessor
@@ -81,7 +85,7 @@ def _exporter():
     bootstrap = formgrader / "static" / "node_modules" / "bootstrap" / "dist" / "css"
     config.HTMLExporter.extra_template_paths = [str(formgrader / "templates"), str(bootstrap)]
     exporter = HTMLExporter(config=config)
-    for preprocessor in (HideHiddenTests, ClassGrades, CSSHTMLHeaderPreprocessor):
+    for preprocessor in (HideHiddenTests, Sanitize, ClassGrades, CSSHTMLHeaderPreprocessor):
         exporter.register_preprocessor(preprocessor, enabled=True)
     return exporter
 

@@ -15,7 +15,10 @@ change how they are compared, whatever it does to numpy, to builtins or to the k
 
 The outcome goes back into the test cell: nothing when the hidden tests pass, else one error output
 holding the exception's type and message, without a traceback (a traceback would show the test's code).
-nbgrader then scores the cell as it scores any other.
+nbgrader then scores the cell as it scores any other. A failed assertion shows only the message its author
+wrote (:func:`failure`): an ``assert`` statement's own, or the ``err_msg``/``msg`` argument of the assertion
+function the tests called (``np.testing.assert_*``, ``torch.testing.assert_close``, ``unittest``), never the
+library's text, which prints both values compared; :func:`unsaid` finds every assertion without one.
 """
 
 from __future__ import annotations
@@ -23,6 +26,7 @@ from __future__ import annotations
 import ast
 import builtins
 import json
+import traceback
 from collections.abc import Callable
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +37,10 @@ from nbformat import NotebookNode
 from . import plain
 from .course import HIDDEN_TESTS, nbgrader_meta
 
+#: The file name the hidden tests are compiled under: the frames of their code, helper functions included.
+FILENAME = "<hidden tests>"
+#: The parameters by which an assertion function takes its author's message (numpy; torch and unittest).
+MESSAGE_ARGUMENTS = ("err_msg", "msg")
 #: The media type of a call's answer, as the kernel displays it.
 MIME = "application/vnd.posenc-grader.answer+json"
 PLAIN_SOURCE = Path(plain.__file__).read_text(encoding="utf-8")
@@ -148,14 +156,47 @@ class Answer:
         raise AssertionError(f"calling {self.name} gave no answer: the kernel ran no code, or its output was removed")
 
 
+def _said(error: AssertionError) -> str:
+    """The message the author of the hidden tests gave the assertion that failed: the error's own when the tests'
+    code (or this module, for an answer that is not plain data) raised it, else the ``err_msg`` or ``msg`` of the
+    function the tests called, which raised it with the values it compared."""
+    frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
+    ours = [i for i, frame in enumerate(frames) if frame.f_code.co_filename == FILENAME]
+    if not ours or frames[-1].f_code.co_filename in (FILENAME, __file__):
+        return str(error)
+    called = frames[ours[-1] + 1].f_locals
+    said = next((called[name] for name in MESSAGE_ARGUMENTS if called.get(name)), "")
+    return said if isinstance(said, str) else ""
+
+
 def failure(error: BaseException) -> Failure:
-    """What a student is shown of an exception that ended the hidden tests: its type and message only."""
+    """What a student is shown of an exception that ended the hidden tests: its type and message only, and of a
+    failed assertion only the message its author wrote (:func:`_said`)."""
     ename, message = type(error).__name__, str(error)
     if getattr(error, "raised_by", None):
         message = f"{error.raised_by} raised {ename}" + (f": {message}" if message else "")
+    elif isinstance(error, AssertionError):
+        message = _said(error) or "a hidden test failed"
     elif not message:
-        message = "a hidden test failed" if isinstance(error, AssertionError) else ename
+        message = ename
     return Failure(ename, message[:2000])
+
+
+def unsaid(source: str) -> list[int]:
+    """The lines of hidden tests ``source`` that assert without a message for the student: an ``assert`` with
+    none, or a call of an ``assert...`` function not defined in them (``np.testing.assert_allclose``) without
+    ``err_msg=`` or ``msg=``."""
+    tree, lines = ast.parse(source), []
+    helpers = {node.name for node in ast.walk(tree) if isinstance(node, ast.FunctionDef)}  # their asserts are seen
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Assert) and node.msg is None:
+            lines.append(node.lineno)
+        elif isinstance(node, ast.Call):
+            name = getattr(node.func, "attr", getattr(node.func, "id", ""))
+            if name.startswith("assert") and name not in helpers and not {k.arg for k in node.keywords} & set(
+                    MESSAGE_ARGUMENTS):
+                lines.append(node.lineno)
+    return sorted(lines)
 
 
 def run(source: str, names: list[str], call: Callable[[str, dict], dict | None]) -> Failure | None:
@@ -163,7 +204,7 @@ def run(source: str, names: list[str], call: Callable[[str, dict], dict | None])
     ``names``; None when they pass, else the :class:`Failure` to show."""
     namespace = {"__name__": "__hidden_tests__", "np": np, **{name: Answer(name, call) for name in names}}
     try:
-        exec(compile(source, "<hidden tests>", "exec"), namespace)
+        exec(compile(source, FILENAME, "exec"), namespace)
     except Stop as stop:
         return stop.failure
     except KeyboardInterrupt:

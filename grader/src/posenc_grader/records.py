@@ -19,6 +19,7 @@ nothing, and a page always shows the scores the gradebook holds.
 
 from __future__ import annotations
 
+import copy
 import csv
 import json
 import os
@@ -37,12 +38,15 @@ WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepare
 PREPARED = WORK / "prepared"
 
 #: Appended to the class course's ``nbgrader_config.py``: nbgrader's own feedback (``nbgrader generate_feedback``
-#: or the formgrader's button, run in ``instructor_only``) then cuts the hidden tests too.
+#: or the formgrader's button, run in ``instructor_only``) then cuts the hidden tests too, and every page nbconvert
+#: renders there (the formgrader's included) is sanitized, whatever the course's own configuration says.
 SAFE_FEEDBACK = """
-# Added by posenc_grader: nbgrader's own feedback pages cut the hidden tests too. Refresh the pages students
-# receive (OUT/hand_back) with `make feedback` or `python -m posenc_grader.refresh OUT`.
+# Added by posenc_grader: nbgrader's own feedback pages cut the hidden tests too, and no page shows live markup of
+# a student's. Refresh the pages students receive (OUT/hand_back) with `make feedback` or
+# `python -m posenc_grader.refresh OUT`.
 c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "nbgrader.preprocessors.GetGrades",
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
+c.HTMLExporter.preprocessors = ["posenc_grader.sanitize.Sanitize"]
 """
 #: Every status, the most serious first; a row takes the most serious that applies.
 STATUSES = {
@@ -143,10 +147,12 @@ class ClassRecord:
             self._store_scores(row, result["grades"] if graded else None, result.get("comments", {}) if graded else {})
         for kind in ("submitted", "autograded"):
             self._path(kind, row.key, ".ipynb").unlink(missing_ok=True)
-        if row.content is not None:
+        if row.content is not None:  # the formgrader's folder: what the student wrote, made inert
+            from .sanitize import Sanitize
+
             target = self._path("submitted", row.key, ".ipynb")
             target.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(row.content, str(target))
+            nbformat.write(Sanitize().preprocess(copy.deepcopy(row.content), {})[0], str(target))
         if graded:
             target = self._path("autograded", row.key, ".ipynb")
             target.parent.mkdir(parents=True, exist_ok=True)

@@ -61,12 +61,13 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
     from traitlets.config.loader import PyFileConfigLoader
 
     from .execute import GradingExecute
+    from .sanitize import Sanitize
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course_dir)).load_config()
     config.CourseDirectory.root = str(course_dir)
     config.Autograde.autograde_preprocessors = [GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
                                                 LimitOutput, SaveAutoGrades, AssignLatePenalties,
-                                                CheckCellMetadata]
+                                                CheckCellMetadata, Sanitize]  # last: after grading, before any view
     config.Execute.timeout = limits.cell_timeout
     config.GradingExecute.shutdown_kernel = "immediate"  # a finished kernel is discarded: killed, not waited for
     config.GradingExecute.memory_limit = limits.memory_mb * 2**20

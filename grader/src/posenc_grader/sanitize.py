@@ -1,0 +1,73 @@
+"""Whatever a student wrote is made inert before a browser shows it: :class:`Sanitize`, an nbconvert preprocessor.
+
+nbconvert renders a notebook's Markdown, raw HTML and HTML outputs as they are, so a written answer holding
+``<img src=x onerror=...>`` runs script in the formgrader (in the instructor's session, which may set grades)
+and in a feedback page. :class:`Sanitize` is nbconvert's own ``SanitizeHTML`` with nh3 (a maintained Rust
+sanitizer) in place of bleach: raw cells and ``text/html`` outputs are cleaned, outputs of any type but text,
+PNG, JPEG and LaTeX are dropped (scripts, SVG, widgets), and a Markdown cell is rendered as nbconvert renders
+it (math kept as text), cleaned, and replaced by the clean HTML only when cleaning removed something, so that
+every ordinary answer keeps its Markdown and math. Nothing may load from elsewhere (an image is inline data)
+or hide text (no ``style``, only the classes nbconvert's own Markdown uses).
+
+The grader runs it last in ``nbgrader autograde`` (:mod:`posenc_grader.worker`), on each feedback page and on
+the submissions it stores; ``exercises/nbgrader_config.py`` configures it for plain nbgrader as well.
+"""
+
+from __future__ import annotations
+
+import html
+import re
+
+import nh3
+from nbconvert.filters.markdown_mistune import IPythonRenderer, MarkdownWithMath
+from nbconvert.preprocessors.sanitize import SanitizeHTML
+from pygments.token import STANDARD_TYPES
+from traitlets import Bool
+
+ATTRIBUTES = {**nh3.ALLOWED_ATTRIBUTES, "a": {"href"}, "img": {"src", "alt", "width", "height"},
+              **{f"h{level}": {"id"} for level in range(1, 7)}}  # nbconvert's heading anchors
+CLASSES = {"span": set(STANDARD_TYPES.values()) - {""}, "div": {"highlight"}, "a": {"anchor-link"}}  # code, anchors
+
+
+def _url(tag: str, attribute: str, value: str) -> str | None:
+    """An image only from inline data (no request leaves the page); a link anywhere but to a data: page."""
+    if attribute == "src":
+        return value if value.startswith("data:image/") else None
+    return None if attribute == "href" and value.strip().lower().startswith("data:") else value
+
+
+def clean(text: str) -> str:
+    """``text`` as HTML with nothing left that runs, loads or hides: nh3 with the rules above."""
+    return nh3.clean(text, attributes=ATTRIBUTES, allowed_classes=CLASSES, attribute_filter=_url, link_rel=None,
+                     url_schemes={"http", "https", "mailto", "data"})
+
+
+def markdown(source: str, attachments: dict | None = None) -> str:
+    """A Markdown cell's source, kept when nbconvert's HTML exporter renders it to nothing that :func:`clean`
+    removes; else the clean rendering, as one HTML block (no blank line, which would end it) that renders the
+    same again."""
+    rendered = MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=attachments or {})).render(source)
+    safe = clean(rendered)
+    if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
+        return source
+    return "<div>\n" + re.sub(r"\n(?=\n)", "&#10;", safe.strip()) + "\n</div>"
+
+
+class Sanitize(SanitizeHTML):
+    """nbconvert's ``SanitizeHTML`` with nh3, Markdown kept readable, and no widget state. On by default, so that
+    naming it in nbgrader's or nbconvert's list of preprocessors is enough."""
+
+    enabled = Bool(True).tag(config=True)
+
+    def preprocess(self, nb, resources):
+        nb.metadata.pop("widgets", None)  # nbconvert would load the widget manager from a CDN to show it
+        return super().preprocess(nb, resources)
+
+    def preprocess_cell(self, cell, resources, index):
+        if cell.cell_type == "markdown":
+            cell.source = markdown(cell.source, cell.get("attachments"))
+            return cell, resources
+        return super().preprocess_cell(cell, resources, index)
+
+    def sanitize_html_tags(self, html_str: str) -> str:
+        return clean(html_str)
