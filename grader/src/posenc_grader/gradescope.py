@@ -157,7 +157,7 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
 
     ``repository`` is the checkout whose posenc and posenc-grader the zips install (by default the
     folder above the course). Raises FileNotFoundError for a missing course or checkout, ValueError for
-    an unknown assignment or visibility.
+    an unknown assignment or visibility, RuntimeError for a course with a question left unfinished.
     """
     the_course = Course.find(course)
     repository = Path(repository) if repository is not None else the_course.root.parent
@@ -165,6 +165,7 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
         raise FileNotFoundError(f"no checkout of posenc and posenc-grader at {repository} (pass --repository DIR)")
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r}")
+    the_course.refuse_unfinished("write autograders")
     known = the_course.assignments()
     unknown = [a for a in assignments if a not in known]
     if unknown or not assignments:
