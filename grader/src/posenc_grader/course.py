@@ -98,10 +98,10 @@ class Course:
                     where = f"{assignment}/{notebook}.ipynb, question {question}"
                     if TODO.search(cell.source):
                         found.append(f"{where}: cell {grade_id(cell) or f'number {index + 1}'}")
-                    files = [self.root.parent / "tests" / kind / str(grade_id(cell)) for kind in ANSWER_FILES]
-                    found += [f"{where}: {path.relative_to(self.root.parent)}" for folder in files
-                              if grade_id(cell) for path in sorted(folder.glob("*.py"))
-                              if TODO.search(path.read_text(encoding="utf-8"))]
+                    answers = [self.root.parent / "tests" / kind / grade_id(cell) for kind in ANSWER_FILES
+                               if nbgrader_meta(cell).get("solution") and grade_id(cell)]
+                    found += [f"{where}: {path.relative_to(self.root.parent)}" for folder in answers
+                              for path in sorted(folder.glob("*.py")) if TODO.search(path.read_text(encoding="utf-8"))]
         return found
 
     def refuse_unfinished(self, doing: str) -> None:

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import csv
 import re
-from dataclasses import dataclass, fields
+from dataclasses import dataclass
 from pathlib import Path
 
 #: Each field of :class:`Person`, and the headers that may hold it (the first found counts).
@@ -99,5 +99,3 @@ def _check_names(people: dict[str, Person], path) -> None:
                              f"({seen[person.student]}, {person.platform_id})")
         seen[person.student] = person.platform_id
 
-
-FIELDS = tuple(f.name for f in fields(Person))
