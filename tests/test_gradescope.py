@@ -36,7 +36,7 @@ import pytest
 from conftest import hidden_lines
 
 from posenc_grader import gradescope, samples, sandbox
-from posenc_grader.course import HIDDEN_TESTS, Course
+from posenc_grader.course import HIDDEN_TESTS, SOLUTION, Course, grade_id, nbgrader_meta, same_notebooks
 from posenc_grader.records import INSTRUCTOR_ONLY, PREPARED
 
 pytestmark = pytest.mark.grader
@@ -321,12 +321,29 @@ def test_the_zip_holds_setup_and_run_autograder_at_its_root_and_the_course_and_n
         config = json.loads(archive.read("config.json"))
     assert modes["setup.sh"] & 0o111 and modes["run_autograder"] & 0o111  # executable, at the root
     course = sorted(name for name in modes if name.startswith("course/"))
-    assert course == ["course/nbgrader_config.py", *sorted(
-        f"course/source/{assignment}/{notebook}.ipynb" for assignment, notebooks in COURSE.assignments().items()
-        for notebook in notebooks)]
+    assert course == ["course/nbgrader_config.py", f"course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"]
     assert config == {"assignment": ASSIGNMENT, "visibility": "visible"}
     assert {name.split("/")[0] for name in modes} == {"setup.sh", "run_autograder", "requirements.txt", "config.json",
                                                       "wheels", "course"}
+
+
+def test_the_zip_holds_the_hidden_tests_and_no_model_answer_yet_makes_the_same_student_version(autograder_zip,
+                                                                                                 tmp_path):
+    with zipfile.ZipFile(autograder_zip) as archive:
+        archive.extractall(tmp_path, [name for name in archive.namelist() if name.startswith("course/")])
+    shipped = nbformat.read(str(tmp_path / "course" / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
+    source = read("source")
+    assert len(shipped.cells) == len(source.cells)
+    for ours, theirs in zip(source.cells, shipped.cells, strict=True):
+        if not nbgrader_meta(ours).get("solution"):
+            assert theirs == ours  # the hidden tests with the rest
+            continue
+        model = ours.source.split(SOLUTION[0])[1].split(SOLUTION[1])[0] if SOLUTION[0] in ours.source else ours.source
+        assert not {line.strip() for line in model.splitlines() if line.strip()} & {
+            line.strip() for line in theirs.source.splitlines()}, grade_id(ours)
+    prepared = gradescope.prepare_image(tmp_path)  # what setup.sh does: nbgrader generate_assignment
+    assert same_notebooks(prepared / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb",
+                          COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
 
 
 def pins(text: str) -> set[str]:

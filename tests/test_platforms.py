@@ -25,8 +25,8 @@ from posenc_grader.__main__ import main
 from posenc_grader.course import Course
 from posenc_grader.platforms import NothingToPlace, detect, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
-from posenc_grader.roster import read_roster
-from posenc_grader.staging import IDENTITIES, REPORT, STAGED, stage
+from posenc_grader.roster import read_columns, read_roster
+from posenc_grader.staging import IDENTITIES, REPORT, STAGED, stage, summary
 from posenc_grader.submissions import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -261,6 +261,25 @@ def test_a_roster_from_canvas_or_moodle_exports_maps_platform_ids_to_the_gradebo
     assert "not in the roster" in result[grace].reason
 
 
+def test_a_student_of_the_roster_who_handed_nothing_in_is_staged_as_missing_and_named(tmp_path):
+    (tmp_path / "roster.csv").write_text(f"Student,ID,SIS User ID,Section,Final Score,{ASSIGNMENT} (4242),"
+                                         "ch05_norm (4343)\nAda,7\nGrace,8\nAlan,9\n")  # Canvas's gradebook export
+    roster = read_roster(tmp_path / "roster.csv")
+    assert read_columns(tmp_path / "roster.csv") == {ASSIGNMENT: f"{ASSIGNMENT} (4242)",
+                                                     "ch05_norm": "ch05_norm (4343)"}
+    files = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect"),
+             canvas("Turing, Alan", 9, 90, "answers.pdf"): b"%PDF-1.4"}
+    placements = stage(read_download(lay_out(tmp_path / "download", files)), CATALOG, roster, tmp_path / "out", MB)
+    assert {(p.student, p.assignment, p.outcome, p.reason) for p in placements if p.outcome == "missing"} == {
+        ("Grace", ASSIGNMENT, "missing", "handed nothing in"),
+        ("Alan", ASSIGNMENT, "missing", "none of their files was placed")}
+    assert [row["platform_id"] for row in report(tmp_path) if row["outcome"] == "missing"] == ["8", "9"]
+    assert sorted(p.name for p in (tmp_path / "out" / STAGED).iterdir()) == ["Ada", "Alan", "Grace"]
+    assert not any((tmp_path / "out" / STAGED / "Grace" / ASSIGNMENT).iterdir())  # graded as missing
+    assert summary("canvas", placements)[-1] == ("warning: 2 students of the roster handed in nothing that could be "
+                                                 "graded, marked missing (0): Alan (9), Grace (8)")
+
+
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
     (tmp_path / "roster.csv").write_text("platform_id,student\n7,hoppergrace_8\n")  # Grace's name, given to Ada
     ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")
@@ -347,12 +366,17 @@ def test_the_command_line_stops_with_a_message_when_nothing_can_be_graded(tmp_pa
 STUDENTS = {"perfect": ("Lovelace, Ada", "Ada Lovelace", "ada", "1815", 101, 1001),
             "blank": ("Hopper, Grace", "Grace Hopper", "ghopper", "1906", 102, 1002)}
 #           student: (sortable name, full name, username, SID, platform user id, file id)
+IDS = {"canvas": 4, "moodle": 4, "blackboard": 2, "gradescope": 3}  # which field of STUDENTS each platform uses
+ABSENT = {"absent": ("Noether, Emmy", "Emmy Noether", "emmy", "1882", 103, None)}  # on the roster, nothing handed in
+#: The platform's own column of the assignment, in the roster (Canvas's gradebook export, Blackboard's Grade Center)
+COLUMNS = {"canvas": f"{ASSIGNMENT} (4242)", "blackboard": f"{ASSIGNMENT} [Total Pts: 12 Score] |5151"}
 
 
 def downloads(root: Path) -> dict[str, tuple[Path, Path | None]]:
     """The class of :data:`STUDENTS` as each platform's download, and a roster mapping it to the same names."""
     made = {"folders": (lay_out(root / "folders", {f"{s}/{ASSIGNMENT}/{NOTEBOOK}.ipynb": notebook(s)
                                                    for s in STUDENTS}), None)}
+    (root / "folders" / "absent" / ASSIGNMENT).mkdir(parents=True)  # what a roster's absent student becomes
     people = STUDENTS.items()
     made["canvas"] = zipped(root / "canvas.zip", {canvas(sortable, uid, fid, "rotation.ipynb", late=s == "blank"):
                                                   notebook(s) for s, (sortable, _, _, _, uid, fid) in people})
@@ -369,11 +393,12 @@ def downloads(root: Path) -> dict[str, tuple[Path, Path | None]]:
                                     for _, (_, full, u, sid, _, fid) in people})
     made["gradescope"] = zipped(root / "gradescope.zip", {"assignment_9_export/submission_metadata.yml": metadata, **{
         f"assignment_9_export/submission_{fid}/rotation.ipynb": notebook(s) for s, (*_, fid) in people}})
-    ids = {"canvas": 4, "moodle": 4, "blackboard": 2, "gradescope": 3}  # which field of STUDENTS each platform uses
-    for platform, index in ids.items():
+    for platform, index in IDS.items():
         roster = root / f"{platform}-roster.csv"
-        roster.write_text("platform_id,student,email,id_number\n" + "".join(
-            f"{who[index]},{s},{who[2]}@x.edu,N{who[3]}\n" for s, who in people))
+        column = f",{COLUMNS[platform]}" if platform in COLUMNS else ""
+        roster.write_text(f"platform_id,student,email,id_number{column}\n" + "".join(
+            f"{who[index]},{s},{who[2]}@x.edu,N{who[3]}{',' if column else ''}\n"
+            for s, who in [*people, *ABSENT.items()]))
         made[platform] = (made[platform], roster)
     return made
 
@@ -386,21 +411,25 @@ def graded(tmp_path_factory, prepared_course):
     for layout, (source, roster) in downloads(root / "in").items():
         out = root / "out" / layout
         shutil.copytree(prepared_course, out / PREPARED)
+        said = []
         grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
-                    progress=lambda line: None, sandboxed=sandbox.problem() is None)
+                    progress=said.append, sandboxed=sandbox.problem() is None)
         with open(out / "grades.csv", encoding="utf-8") as f:
-            results[layout] = (out, list(csv.DictReader(f)))
+            results[layout] = (out, list(csv.DictReader(f)), said)
     return results
 
 
 @pytest.mark.grader
 @pytest.mark.parametrize("platform", ["canvas", "moodle", "blackboard", "gradescope"])
 def test_a_platform_download_grades_to_the_same_scores_as_todays_layout(graded, platform):
-    _, today = graded["folders"]
-    _, theirs = graded[platform]
+    _, today, _ = graded["folders"]
+    _, theirs, said = graded[platform]
     assert theirs == today
     assert {(row["student"], row["score"], row["progress"], row["status"]) for row in today} == {
-        ("perfect", "", "6/6 autograded, 6 by hand pending", "ok"), ("blank", "0", "", "ok")}
+        ("perfect", "", "6/6 autograded, 6 by hand pending", "ok"), ("blank", "0", "", "ok"),
+        ("absent", "0", "", "missing")}
+    (warning,) = [line for line in said if line.startswith("warning")]
+    assert warning.endswith(f"marked missing (0): absent ({ABSENT['absent'][IDS[platform]]})")
 
 
 def canvas_import(path: Path) -> dict[str, dict[str, str]]:
@@ -426,19 +455,23 @@ def grade_written_answers_by_hand(out: Path, student: str, points: dict[str, flo
 def test_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded):
     from posenc_grader import refresh
 
-    out, _ = graded["canvas"]
-    # the blank notebook left its written answers untouched, which nbgrader scores 0 itself: its 0 is final
-    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {ASSIGNMENT: ""}, "102": {ASSIGNMENT: "0"}}
+    out, *_ = graded["canvas"]
+    # the blank notebook left its written answers untouched, which nbgrader scores 0 itself: its 0 is final; the
+    # column is the roster's, Canvas's own name of the assignment; the student who handed nothing in counts 0
+    column = COLUMNS["canvas"]
+    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {column: ""}, "102": {column: "0"},
+                                                               "103": {column: "0"}}
     with open(out / "canvas" / "gradebook.csv", encoding="utf-8") as f:
         assert next(row for row in csv.reader(f) if row[0] == "Points Possible")[5] == "12"
     grade_written_answers_by_hand(out, "perfect", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     assert refresh.main([str(out)]) == 0
-    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {ASSIGNMENT: "11"}, "102": {ASSIGNMENT: "0"}}
+    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {column: "11"}, "102": {column: "0"},
+                                                               "103": {column: "0"}}
 
 
 @pytest.mark.grader
 def test_canvas_feedback_zip_reaches_each_students_graded_file(graded):
-    out, _ = graded["canvas"]
+    out, *_ = graded["canvas"]
     with zipfile.ZipFile(out / HAND_BACK / "canvas" / f"feedback-{ASSIGNMENT}.zip") as bundle:
         pages = {canvas_reupload_ids(name): bundle.read(name).decode() for name in bundle.namelist()}
     assert set(pages) == {("101", "1001"), ("102", "1002")}
@@ -446,18 +479,20 @@ def test_canvas_feedback_zip_reaches_each_students_graded_file(graded):
         assert pages[(str(uid), str(fid))] == (out / HAND_BACK / "feedback" / student / ASSIGNMENT
                                                / "rotation.html").read_text()
     with open(out / REPORT, encoding="utf-8") as f:
-        assert {row["platform_id"]: row["late"] for row in csv.DictReader(f)} == {"101": "", "102": "late"}
+        assert {row["platform_id"]: (row["late"], row["outcome"], row["reason"]) for row in csv.DictReader(f)} == {
+            "101": ("", "placed", ""), "102": ("late", "placed", ""), "103": ("", "missing", "handed nothing in")}
 
 
 @pytest.mark.grader
 def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
-    out, _ = graded["moodle"]
+    out, *_ = graded["moodle"]
     with open(out / "moodle" / "gradebook.csv", encoding="utf-8") as f:
         rows = {row["Email address"]: row for row in csv.DictReader(f)}
-    assert set(rows) == {"ada@x.edu", "ghopper@x.edu"} and rows["ada@x.edu"]["ID number"] == "N1815"
+    assert set(rows) == {"ada@x.edu", "ghopper@x.edu", "emmy@x.edu"} and rows["ada@x.edu"]["ID number"] == "N1815"
     assert rows["ada@x.edu"][ASSIGNMENT] == ""  # written answers still to grade: no grade yet
     assert rows["ada@x.edu"][f"{ASSIGNMENT} feedback"] == "6/6 autograded, 6 by hand pending"
     assert (rows["ghopper@x.edu"][ASSIGNMENT], rows["ghopper@x.edu"][f"{ASSIGNMENT} feedback"]) == ("0", "0/12")
+    assert (rows["emmy@x.edu"][ASSIGNMENT], rows["emmy@x.edu"][f"{ASSIGNMENT} feedback"]) == ("0", "0/12 (missing)")
     with zipfile.ZipFile(out / HAND_BACK / "moodle" / f"feedback-{ASSIGNMENT}.zip") as bundle:
         by_participant = {moodle_import_participant(name)[0]: bundle.read(name).decode() for name in bundle.namelist()}
     for student, (*_, uid, _) in STUDENTS.items():
@@ -467,12 +502,13 @@ def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
 
 @pytest.mark.grader
 def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
-    out, _ = graded["blackboard"]
+    out, *_ = graded["blackboard"]
     text = (out / "blackboard" / "gradebook.csv").read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f'"Username","{ASSIGNMENT}"'
-    assert {row["Username"] for row in csv.DictReader(io.StringIO(text))} == {"ada", "ghopper"}
+    assert text.splitlines()[0] == f'"Username","{COLUMNS["blackboard"]}"'  # the roster's, with its Column ID
+    assert {row["Username"]: row[COLUMNS["blackboard"]] for row in csv.DictReader(io.StringIO(text))} == {
+        "ada": "", "ghopper": "0", "emmy": "0"}
     kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
-    assert {who["platform_id"] for who in kept["students"].values()} == {"ada", "ghopper"}
+    assert {who["platform_id"] for who in kept["students"].values()} == {"ada", "ghopper", "emmy"}
 
 
 def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_path):

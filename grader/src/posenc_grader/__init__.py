@@ -39,7 +39,7 @@ from .course import Course, prepare
 from .escapes import disarm
 from .platforms import PLATFORMS, open_download
 from .records import PREPARED, WORK, ClassRecord, summarize
-from .roster import read_roster
+from .roster import read_columns, read_roster
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, run_task
 
@@ -56,8 +56,10 @@ def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str 
     of all submissions (a zip, or the folder it unpacks to): ``platform`` says which (one of
     :data:`posenc_grader.platforms.PLATFORMS`, or ``"folders"`` for the first), or ``"auto"`` to tell from the
     names; ``roster`` is an optional CSV mapping the platform's ids to the gradebook's names
-    (:mod:`posenc_grader.roster`). A download in which nothing can be placed raises
-    :class:`posenc_grader.platforms.NothingToPlace`, a ``RuntimeError``, as does a folder with nothing to grade.
+    (:mod:`posenc_grader.roster`); a student of it who handed nothing in gets rows marked missing. A download
+    in which nothing can be placed raises :class:`posenc_grader.platforms.NothingToPlace`, a ``RuntimeError``,
+    as does a folder with nothing to grade and a course in which a question still holds a TODO of ``make
+    new-question``.
 
     Every kernel runs in the sandbox of :mod:`posenc_grader.sandbox`; where none can be made, this raises
     ``RuntimeError`` saying why, unless ``sandboxed`` is False.
@@ -82,6 +84,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if download is None and not find_files(submissions):
         raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
                            f"and the names follow no download of {', '.join(PLATFORMS)} (see --platform)")
+    the_course = Course.find(course)
+    the_course.refuse_unfinished("grade")
     if sandboxed and sandbox.problem():
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
@@ -91,13 +95,12 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
 
     say(f"sandbox: {sandbox.describe()}" if sandboxed else "no sandbox (--no-sandbox): student code runs as you")
     sandbox.compile_kernel_imports()
-    the_course = Course.find(course)
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / PREPARED)
     record = ClassRecord(out, prepared)
     catalog = Catalog(prepared / "release")
     if download is not None:
-        placements = staging.stage(download, catalog, people, out, max_bytes)
+        placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {})
         for line in staging.summary(download.platform, placements):
             say(line)
         submissions = out / staging.STAGED

@@ -35,7 +35,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--platform", choices=("auto", FOLDERS, *PLATFORMS), default="auto",
                         help="what SUBMISSIONS is (default: told from the names)")
     parser.add_argument("--roster", type=Path, metavar="CSV",
-                        help="maps the platform's ids to the names and ids of the gradebook (see the guide)")
+                        help="the class: maps the platform's ids to the names and ids of the gradebook, and who "
+                             "handed nothing in is graded missing (see the guide)")
     parser.add_argument("--no-sandbox", action="store_true",
                         help="run student kernels without the bubblewrap sandbox (only where none can be made)")
     args = parser.parse_args(argv)

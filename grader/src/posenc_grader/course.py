@@ -11,6 +11,7 @@ from __future__ import annotations
 import hashlib
 import json
 import os
+import re
 import shutil
 import sys
 from dataclasses import dataclass
@@ -21,6 +22,8 @@ from pathlib import Path
 DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exercises")
 
 
+TODO = re.compile(r"\bTODO\b")  # what `make new-question`'s templates (tools/new_question.py) leave for the author
+ANSWER_FILES = ("correct_solutions", "wrong_solutions")  # tests/<kind>/<answer cell id>/*.py: other answers
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
 HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed from the student version
 
@@ -78,6 +81,34 @@ class Course:
         from traitlets.config.loader import PyFileConfigLoader
 
         return PyFileConfigLoader(self.config_file.name, path=str(self.root)).load_config()
+
+    def unfinished(self) -> list[str]:
+        """Where a question still holds a TODO of ``make new-question``'s templates, one line each: in a cell of
+        its source notebook, or in one of its answer files (``tests/correct_solutions/<id>/``,
+        ``tests/wrong_solutions/<id>/`` beside the course, where they exist)."""
+        import nbformat
+
+        found = []
+        for assignment, notebooks in self.assignments().items():
+            for notebook in notebooks:
+                question = "(before the first question)"
+                for index, cell in enumerate(nbformat.read(str(self.source(assignment, notebook)), 4).cells):
+                    if cell.cell_type == "markdown" and cell.source.startswith("## "):
+                        question = cell.source.splitlines()[0][3:].strip()
+                    where = f"{assignment}/{notebook}.ipynb, question {question}"
+                    if TODO.search(cell.source):
+                        found.append(f"{where}: cell {grade_id(cell) or f'number {index + 1}'}")
+                    answers = [self.root.parent / "tests" / kind / grade_id(cell) for kind in ANSWER_FILES
+                               if nbgrader_meta(cell).get("solution") and grade_id(cell)]
+                    found += [f"{where}: {path.relative_to(self.root.parent)}" for folder in answers
+                              for path in sorted(folder.glob("*.py")) if TODO.search(path.read_text(encoding="utf-8"))]
+        return found
+
+    def refuse_unfinished(self, doing: str) -> None:
+        """Raise ``RuntimeError`` naming every TODO left (:meth:`unfinished`): no question ships unfinished."""
+        if found := self.unfinished():
+            raise RuntimeError(f"refusing to {doing}: {len(found)} TODO left by `make new-question` (replace each, "
+                               "as the instructor guide says):\n  " + "\n  ".join(found))
 
     def fingerprint(self) -> str:
         """SHA-256 over the configuration and every source notebook: a prepared copy is valid while it holds."""

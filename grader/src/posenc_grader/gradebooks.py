@@ -19,6 +19,9 @@ student and one column per assignment (the scores of the class gradebook, manual
 - ``blackboard/gradebook.csv``, for the Grade Center's upload: every field quoted, students found by
   ``Username``; a column without a Column ID becomes a new column, to be given its points in Blackboard.
 
+Every student placed or on the roster has a row; a notebook not handed in counts 0, and Moodle's feedback
+column says it is missing. A roster that holds the platform's own column of an assignment (Canvas's
+``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``) gives the column its name.
 A cell holds a score only when it is final. It is empty, which each of these imports reads as "no grade"
 and leaves alone, while written answers await grading by hand or the row needs a person (``grader_error``,
 ``tampered``); Moodle's feedback column then says so ("13/13 autograded, 2 by hand pending"). After grading
@@ -56,7 +59,8 @@ def write(out: Path) -> list[str]:
         return []
     kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
     record = ClassRecord(out)
-    points = marks(record)
+    columns = kept.get("columns", {})  # the platform's own name of an assignment's column, from the roster
+    points = {(student, columns.get(a, a)): mark for (student, a), mark in marks(record).items()}
     lines = []
     for platform in sorted({who["platform"] for who in kept["students"].values()}):
         if platform not in WRITERS:
@@ -95,11 +99,15 @@ def _moodle(folder: Path, students: dict, assignments: list[str], points: dict) 
     for student, who in sorted(students.items()):
         found = [points.get((student, a)) for a in assignments]
         rows.append([_shown_name(student, who), who.get("id_number", ""), who.get("email", ""),
-                     *[c for m in found for c in ((m.cell, m.summary) if m else ("", ""))]])
+                     *[c for m in found for c in ((m.cell, m.summary + _missing(m)) if m else ("", ""))]])
     unknown = [s for s, who in students.items() if not (who.get("id_number") or who.get("email"))]
     note = ([f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
              "Moodle's grade import finds a student: give a roster (--roster)"] if unknown else [])
     return [f"wrote {_write(folder / 'gradebook.csv', rows)}", *note]
+
+
+def _missing(mark: Mark) -> str:
+    return " (missing)" if "missing" in mark.statuses else ""
 
 
 def _blackboard(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:

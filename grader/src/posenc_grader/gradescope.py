@@ -15,8 +15,9 @@ This module writes one ``autograder_<assignment>.zip`` per assignment (:func:`bu
   ``requirements/grader.txt`` less its two editable lines) with ``--no-deps``, then the wheels of posenc
   and posenc-grader of this release (``wheels/``); then it prepares the course once (:func:`prepare_image`);
 - ``run_autograder`` calls :func:`run`;
-- ``course/``: the course's ``nbgrader_config.py`` and source notebooks (model answers, hidden tests), all
-  of them, so that a notebook of another assignment is named as such, as ``make grade`` names it;
+- ``course/``: the course's ``nbgrader_config.py`` and the source notebooks of this one assignment, with their
+  hidden tests but without their model answers (:func:`without_model_answers`): a notebook of another
+  assignment is graded 0 as ``wrong_notebook``;
   ``config.json``: the assignment graded, and when students may see its results.
 
 :func:`run` grades whatever notebooks the student handed in, under any names (the notebook is
@@ -74,7 +75,7 @@ from pathlib import Path
 import nbformat
 
 from . import grade_class, sandbox
-from .course import Course, grade_id, nbgrader_meta, prepare
+from .course import SOLUTION, Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
 from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES
 
@@ -112,6 +113,25 @@ def _add(archive: zipfile.ZipFile, name: str, data: bytes, mode: int = 0o644) ->
     archive.writestr(info, data)
 
 
+def without_model_answers(path: Path) -> bytes:
+    """A source notebook with what lies between the solution markers of each answer cell left out (``...``
+    instead; the whole cell where it has no markers): nbgrader makes the same student version and gradebook
+    from it, and the autograder needs no model answer."""
+    nb = nbformat.read(str(path), as_version=4)
+    for cell in nb.cells:
+        if nbgrader_meta(cell).get("solution"):
+            kept, inside = [], False
+            for line in cell.source.split("\n"):
+                inside = inside and line.strip() != SOLUTION[1]
+                if not inside:
+                    kept.append(line)
+                if line.strip() == SOLUTION[0]:
+                    inside = True
+                    kept.append(line[:len(line) - len(line.lstrip())] + "...")
+            cell.source = "\n".join(kept) if SOLUTION[0] in cell.source else ""
+    return nbformat.writes(nb).encode()
+
+
 def _write_zip(path: Path, course: Course, assignment: str, built: list[Path], requirements: str,
                visibility: str) -> Path:
     with zipfile.ZipFile(path, "w") as archive:
@@ -121,10 +141,11 @@ def _write_zip(path: Path, course: Course, assignment: str, built: list[Path], r
         for wheel in built:
             _add(archive, f"wheels/{wheel.name}", wheel.read_bytes())
         _add(archive, "course/nbgrader_config.py", course.config_file.read_bytes())
-        for file in sorted(p for p in (course.root / "source").rglob("*") if p.is_file()):
+        for file in sorted(p for p in (course.root / "source" / assignment).rglob("*") if p.is_file()):
             relative = file.relative_to(course.root)
             if not any(part.startswith(".") for part in relative.parts):
-                _add(archive, f"course/{relative.as_posix()}", file.read_bytes())
+                data = without_model_answers(file) if file.suffix == ".ipynb" else file.read_bytes()
+                _add(archive, f"course/{relative.as_posix()}", data)
         config = {"assignment": assignment, "visibility": visibility}
         _add(archive, "config.json", json.dumps(config, indent=1).encode())
     return path
@@ -136,7 +157,7 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
 
     ``repository`` is the checkout whose posenc and posenc-grader the zips install (by default the
     folder above the course). Raises FileNotFoundError for a missing course or checkout, ValueError for
-    an unknown assignment or visibility.
+    an unknown assignment or visibility, RuntimeError for a course with a question left unfinished.
     """
     the_course = Course.find(course)
     repository = Path(repository) if repository is not None else the_course.root.parent
@@ -144,6 +165,7 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
         raise FileNotFoundError(f"no checkout of posenc and posenc-grader at {repository} (pass --repository DIR)")
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r}")
+    the_course.refuse_unfinished("write autograders")
     known = the_course.assignments()
     unknown = [a for a in assignments if a not in known]
     if unknown or not assignments:

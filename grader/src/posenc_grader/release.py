@@ -2,7 +2,8 @@
 
 The student notebooks in ``exercises/release/`` are what the Colab and Binder buttons open, so they are
 committed. They are made by ``nbgrader generate_assignment`` from ``exercises/source/`` and nothing else;
-the test suite fails when a committed student version differs from what its source generates.
+the test suite fails when a committed student version differs from what its source generates. A course in
+which a question still holds a TODO of ``make new-question`` is refused, each TODO named.
 """
 
 from __future__ import annotations
@@ -31,6 +32,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--check", action="store_true", help="only report stale student versions (exit 1 if any)")
     args = parser.parse_args(argv)
     course = Course.find(args.course)
+    if not args.check:
+        try:
+            course.refuse_unfinished("write the student versions")
+        except RuntimeError as error:
+            print(error, file=sys.stderr)
+            return 2
     with tempfile.TemporaryDirectory() as scratch:
         generated = generate(course, Path(scratch) / "course")
         changed = stale(course, generated)

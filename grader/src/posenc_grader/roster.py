@@ -7,13 +7,17 @@ it, so that those serve as they are: ``ID`` (Canvas's gradebook export: the user
 The other columns are optional: ``student`` (also ``Student``, ``Full name``, ``Name``), the name the
 grades go under; ``email`` (``Email address``) and ``id_number`` (``ID number``), by which Moodle's grade
 import finds a student; ``SIS User ID``, ``SIS Login ID`` and ``Section``, which Canvas's gradebook shows.
-Headers are matched without regard to case.
+Headers are matched without regard to case. A column of the platform's own for an assignment, which its
+gradebook import matches by more than the name, names that assignment's column in the gradebook written back
+(:func:`read_columns`): Canvas's ``ch03_ladder (4242)`` (the assignment's id), Blackboard's ``ch03_ladder
+[Total Pts: 12 Score] |5151`` (the Column ID).
 """
 
 from __future__ import annotations
 
 import csv
-from dataclasses import dataclass, fields
+import re
+from dataclasses import dataclass
 from pathlib import Path
 
 #: Each field of :class:`Person`, and the headers that may hold it (the first found counts).
@@ -26,6 +30,7 @@ HEADERS = {
     "sis_login_id": ("sis_login_id", "sis login id"),
     "section": ("section",),
 }
+PLATFORM_COLUMN = re.compile(r"(?P<assignment>.+?)\s*(?:\(\d+\)|\[[^\]]*\]\s*\|\s*\d+)")  # see above
 MOODLE_ID_PREFIX = "participant "  # Moodle's grading worksheet writes "Participant 123456"
 
 
@@ -66,6 +71,13 @@ def read_roster(path: Path | str) -> dict[str, Person]:
     return people
 
 
+def read_columns(path: Path | str) -> dict[str, str]:
+    """``{assignment: header}`` for each column of the roster at ``path`` that is a platform's own for an assignment."""
+    with open(path, newline="", encoding="utf-8-sig") as f:
+        header = next(csv.reader(f), [])
+    return {m["assignment"]: h.strip() for h in header if (m := PLATFORM_COLUMN.fullmatch(h.strip()))}
+
+
 def _columns(header: list[str], path) -> dict[str, int]:
     lower = [h.strip().lower() for h in header]
     column = {name: next((lower.index(h) for h in aliases if h in lower), None) for name, aliases in HEADERS.items()}
@@ -87,5 +99,3 @@ def _check_names(people: dict[str, Person], path) -> None:
                              f"({seen[person.student]}, {person.platform_id})")
         seen[person.student] = person.platform_id
 
-
-FIELDS = tuple(f.name for f in fields(Person))

@@ -8,13 +8,18 @@
   called; a notebook of a known student that no cell ties to an exercise (a broken file, another course's)
   goes to the assignment most of the download is, where grading scores it 0 and says why;
 - which attempt counts: the latest, by the platform's attempt (Canvas's file id, Blackboard's attempt date,
-  Gradescope's submission time); the others are listed as earlier attempts, not graded.
+  Gradescope's submission time); the others are listed as earlier attempts, not graded;
+- who handed nothing in: each student of the roster of whom no file was placed is ``missing`` for every
+  assignment of the download, and so is a placed student for an assignment of the download they did not hand
+  in; grading gives each such notebook a row marked missing, scored 0.
 
-The placed files are copied into ``OUT/instructor_only/.grading/staged`` under their exercise's name, which
-the grading core then grades as it grades today's layout. Every file of the download gets a row in
-``OUT/placements.csv`` (this run's report: placed, earlier attempt or rejected, and why), and
-``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the platform and
-where their feedback goes back, for :mod:`~posenc_grader.gradebooks`.
+The placed files are copied into ``OUT/instructor_only/.grading/staged`` under their exercise's name (with an
+empty folder for each assignment missing), which the grading core then grades as it grades today's layout.
+Every file of the download, and every student of the roster missing, gets a row in ``OUT/placements.csv``
+(this run's report: placed, earlier attempt, rejected or missing, and why), and
+``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the platform, where
+their feedback goes back, and the roster's own names of the assignments' columns, for
+:mod:`~posenc_grader.gradebooks`.
 """
 
 from __future__ import annotations
@@ -57,17 +62,18 @@ class Placement:
         return self.student, self.assignment, self.notebook
 
 
-def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int
-          ) -> list[Placement]:
+def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int,
+          columns: dict[str, str] | None = None) -> list[Placement]:
     """Place every file of ``download`` into ``out/instructor_only/.grading/staged``; write the report; return
-    the placements.
+    the placements. ``columns`` maps assignments to the roster's names of their gradebook columns.
 
     Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
     """
     placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
-    _refuse_shared_names(placements)
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)
+    placements += _missing(placements, roster)
+    _refuse_shared_names(placements)
     write_report(out / REPORT, download.platform, placements)
     placed = [p for p in placements if p.outcome == "placed"]
     if not placed:
@@ -80,16 +86,23 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
         target = folder / p.student / p.assignment / f"{p.notebook}{NOTEBOOK_SUFFIX}"
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p.found.path, target)
-    _keep_identities(out / IDENTITIES, download.platform, placed)
+    missing = [p for p in placements if p.outcome == "missing"]
+    for student in {p.student for p in placed + missing}:
+        for assignment in {p.assignment for p in placed}:
+            (folder / student / assignment).mkdir(parents=True, exist_ok=True)  # graded as missing: no notebook
+    _keep_identities(out / IDENTITIES, download.platform, placed + missing, columns or {})
     return placements
 
 
 def summary(platform: str, placements: list[Placement]) -> list[str]:
     """Lines for the instructor's terminal: the counts, then every file that was not placed and why."""
     counts = collections.Counter(p.outcome for p in placements)
-    lines = [f"{platform} download: {len(placements)} files, " + ", ".join(
+    lines = [f"{platform} download: {len(placements) - counts['missing']} files, " + ", ".join(
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
-    return lines + [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
+    lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
+    missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
+    return lines + ([f"warning: {len(missing)} students of the roster handed in nothing that could be graded, "
+                     f"marked missing (0): {', '.join(missing)}"] if missing else [])
 
 
 def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes: int) -> Placement:
@@ -125,6 +138,18 @@ def _platform_name(found: Found) -> str:
 def _safe(name: str) -> str:
     """A student's or file's name as one path component: no separator, no leading dot, never empty."""
     return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
+
+
+def _missing(placements: list[Placement], roster: dict[str, Person]) -> list[Placement]:
+    """A ``missing`` placement for each assignment of the download and each student of the roster of whom no file
+    was placed."""
+    handed_in = {p.person for p in placements if p.outcome in ("placed", "earlier attempt")}
+    tried = {p.found.platform_id for p in placements}
+    assignments = sorted({p.assignment for p in placements if p.outcome == "placed"})
+    return [Placement(Found(None, "", platform_id=person.platform_id, name=person.student),
+                      _safe(person.student or person.platform_id), assignment, outcome="missing", person=person,
+                      reason="none of their files was placed" if person.platform_id in tried else "handed nothing in")
+            for person in roster.values() if person not in handed_in for assignment in assignments]
 
 
 def _refuse_shared_names(placements: list[Placement]) -> None:
@@ -187,14 +212,18 @@ def write_report(path: Path, platform: str, placements: list[Placement]) -> None
                 found.attempt, "late" if found.late else "", p.outcome, p.reason)])
 
 
-def _keep_identities(path: Path, platform: str, placed: list[Placement]) -> None:
-    """Merge who each placed student is, and where each graded notebook's feedback goes, into ``path``."""
+def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:
+    """Merge who each placed or missing student is, where each graded notebook's feedback goes, and the names
+    of the assignments' columns, into ``path``."""
     kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+    kept["columns"] = {**kept.get("columns", {}), **columns}
     path.parent.mkdir(parents=True, exist_ok=True)
     for p in placed:
         person = asdict(p.person) if p.person else {}
         kept["students"][p.student] = {**person, "platform": platform, "platform_id": p.found.platform_id,
                                        "name": p.found.name, "email": person.get("email") or p.found.email}
+        if p.found.path is None:
+            continue  # missing: no file, no feedback
         kept["notebooks"]["\t".join(p.key)] = {
             "file": p.found.shown, "late": p.found.late,
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
