@@ -161,7 +161,7 @@ release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit 
 
 # A new autograded question in an assignment: its cells and its solution folders, each with a template that says
 # TODO where the author is needed, and the points table of appendix/exercises.md (appendix/instructor_guide.md).
-new-question: $(VENV)/.grader  ## add a question: make new-question ASSIGNMENT=ch03_ladder NAME=wavelengths POINTS=2
+new-question: $(VENV)/.grader  ## add a question: make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2
 	@test -n "$(ASSIGNMENT)" -a -n "$(NAME)" -a -n "$(POINTS)" || { echo "usage: make new-question \
 	  ASSIGNMENT=chNN_topic NAME=function POINTS=n [ARGS='d, base=10000.0']"; exit 2; }
 	$(PY) tools/new_question.py "$(ASSIGNMENT)" "$(NAME)" "$(POINTS)" $(if $(ARGS),--args "$(ARGS)")

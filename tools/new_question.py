@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Add an autograded question to an assignment: ``python tools/new_question.py ASSIGNMENT NAME POINTS [--args ARGS]``.
 
-Also ``make new-question ASSIGNMENT=ch03_ladder NAME=wavelengths POINTS=2 [ARGS="d, base=10000.0"]``. At the
+Also ``make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2 [ARGS="d, base=10000.0"]``. At the
 end of the assignment's source notebook it appends the three cells of a question, with nbgrader's metadata:
 
 - the question (Markdown, locked), numbered after the notebook's last ``## N.`` heading;
@@ -129,7 +129,7 @@ def add_question(root: Path, assignment: str, name: str, points: str, args: str 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("assignment", help="the assignment's folder in exercises/source, e.g. ch03_ladder")
-    parser.add_argument("name", help="the name of the function students write, e.g. wavelengths")
+    parser.add_argument("name", help="the name of the function students write, e.g. longest_wavelength")
     parser.add_argument("points", help="the points of its test cell")
     parser.add_argument("--args", default="x", help="the function's parameters, e.g. 'd, base=10000.0'")
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
