@@ -29,7 +29,7 @@ import torch
 
 from posenc.book.answers import SelfCheckFailed
 from posenc_grader import hidden, plain, samples
-from posenc_grader.course import Course, nbgrader_meta
+from posenc_grader.course import Course, answer_files, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -38,8 +38,7 @@ import new_question  # noqa: E402
 import self_checks  # noqa: E402
 
 COURSE = Course.find(ROOT / "exercises")
-WRONG = Path(__file__).resolve().parent / "wrong_solutions"
-CORRECT = Path(__file__).resolve().parent / "correct_solutions"
+TESTS = Path(__file__).resolve().parent
 
 
 def source_notebooks() -> dict[str, nbformat.NotebookNode]:
@@ -60,11 +59,11 @@ def cell(nb, grade_id: str):
 
 
 def wrong_solutions(answer: str) -> list[Path]:
-    return sorted((WRONG / answer).glob("*.py"))
+    return answer_files(TESTS, "wrong", answer)
 
 
 def correct_solutions(answer: str) -> list[Path]:
-    return sorted((CORRECT / answer).glob("*.py"))
+    return answer_files(TESTS, "correct", answer)
 
 
 def _serve(connection, sources: list[str]) -> None:
@@ -252,9 +251,9 @@ def test_every_assertion_of_the_hidden_tests_says_what_is_wrong():
 @pytest.mark.parametrize("key,answer", answers())
 def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
     wrong = wrong_solutions(answer)
-    assert len(wrong) >= 2, (f"tests/wrong_solutions/{answer}/ holds {len(wrong)} answers: add at least two plausible "
-                             "mistakes, each a .py file that defines the answer's function and says in its docstring "
-                             "what is wrong")
+    assert len(wrong) >= 2, (f"tests/{answer[:4]}/wrong/{answer}/ holds {len(wrong)} answers: add at least two "
+                             "plausible mistakes, each a .py file that defines the answer's function and says in its "
+                             "docstring what is wrong")
     for path in wrong:
         assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say what is wrong in its docstring"
 
@@ -278,14 +277,14 @@ def test_no_template_of_a_new_question_is_left_unfinished():
     """make new-question writes templates that say TODO where the author is needed."""
     unfinished = [f"exercises/source/{key}.ipynb, cell {nbgrader_meta(c).get('grade_id')}"
                   for key, nb in SOURCES.items() for c in nb.cells if "TODO" in c.source]
-    unfinished += [str(path.relative_to(ROOT)) for folder in (CORRECT, WRONG) for path in sorted(folder.glob("*/*.py"))
+    unfinished += [str(path.relative_to(ROOT)) for path in sorted(TESTS.glob("ch[0-9][0-9]/*/*/*.py"))
                    if "TODO" in path.read_text(encoding="utf-8")]
     assert not unfinished, ("replace the TODOs of the new question's templates (the instructor guide says what each "
                             "holds): " + "; ".join(unfinished))
 
 
 def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_path):
-    for part in ("exercises/source/ch03_ladder", "appendix", "tests/correct_solutions", "tests/wrong_solutions"):
+    for part in ("exercises/source/ch03_ladder", "appendix", "tests"):
         (tmp_path / part).mkdir(parents=True)
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "03_ladder_of_frequencies.ipynb").touch()
@@ -307,7 +306,7 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     assert hidden.answer_functions(nb)[-1] == "half_turns"
     auto, by_hand = exercise_table.points(before)
     assert f"| {auto + 2} + {by_hand} |" in (tmp_path / "appendix" / "exercises.md").read_text()
-    assert sorted(p.name for p in (tmp_path / "tests").glob("*/ch03_half_turns/*.py")) == [
+    assert sorted(p.name for p in (tmp_path / "tests" / "ch03").glob("*/ch03_half_turns/*.py")) == [
         "another_form.py", "mistake_one.py", "mistake_two.py"]
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "no values are stored without inputs"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
@@ -366,7 +365,7 @@ CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
 
 def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_forms():
     without = sorted({a for _, a in answers()} - {a for _, a, _ in CORPUS})
-    assert not without, (f"add a correct answer written another way (a .py file in tests/correct_solutions/<id>/, "
+    assert not without, (f"add a correct answer written another way (a .py file in tests/chNN/correct/<id>/, "
                          f"named for its form: loops, float32, torch, ...) for {without}")
     forms = {path.stem for _, _, path in CORPUS}
     assert {"loops", "float32", "torch", "numpy_scalar", "zero_d", "matrix", "scipy", "einsum", "complex"} <= forms

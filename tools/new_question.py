@@ -10,10 +10,11 @@ end of the assignment's source notebook it appends the three cells of a question
   inputs ``tools/self_checks.py`` replaces with stored values (``make exercises`` runs it);
 - the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the hidden tests between their markers;
 
-and writes ``tests/correct_solutions/<chNN>_<NAME>/`` (one correct answer in another form) and
-``tests/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes). Each template says TODO where the author
-is needed, and the test suite names every TODO left. Last, the points table of the exercises appendix is
-written again (``tools/exercise_table.py``). Nothing of ``src/posenc`` changes.
+and writes ``tests/chNN/correct/<chNN>_<NAME>/`` (one correct answer in another form) and
+``tests/chNN/wrong/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests. Each
+template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
+table of the exercises appendix is written again (``tools/exercise_table.py``). Nothing of ``src/posenc``
+changes.
 """
 
 from __future__ import annotations
@@ -85,15 +86,24 @@ def notebook_of(root: Path, assignment: str) -> Path:
     return notebooks[0]
 
 
+def prefix_of(answer: str) -> str:
+    """The chapter's prefix of an answer's id: ``ch03`` of ``ch03_wavelengths``."""
+    return answer.split("_", 1)[0]
+
+
+def answers_folder(root: Path, kind: str, answer: str) -> Path:
+    """Where the other answers of ``kind`` ("correct" or "wrong") to ``answer`` live: tests/chNN/<kind>/<answer>/."""
+    return root / "tests" / prefix_of(answer) / kind / answer
+
+
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
     ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
-    taken = [folder for kind in ("correct_solutions", "wrong_solutions")
-             if (folder := root / "tests" / kind / answer).exists()]
+    taken = [folder for kind in ("correct", "wrong") if (folder := answers_folder(root, kind, answer)).exists()]
     if answer in ids or taken:
-        raise ValueError(f"the question {answer} exists already (a cell or tests/*_solutions/{answer}): choose another "
-                         "NAME")
+        raise ValueError(f"the question {answer} exists already (a cell or tests/{prefix_of(answer)}/*/{answer}): "
+                         "choose another NAME")
     if not points.isdigit() or int(points) < 1:
         raise ValueError(f"POINTS={points!r} must be a whole number of points, 1 or more")
     return int(points)
@@ -117,9 +127,9 @@ def add_question(root: Path, assignment: str, name: str, points: str, args: str 
                  new_code_cell(CHECK.format(name=name), metadata=nbgrader(f"{answer}_check")),
                  new_code_cell(TESTS.format(name=name), metadata=nbgrader(f"{answer}_tests", grade=True, points=worth))]
     nbformat.write(nb, str(path))
-    files = {root / "tests" / "correct_solutions" / answer / "another_form.py": FORM,
-             root / "tests" / "wrong_solutions" / answer / "mistake_one.py": MISTAKE,
-             root / "tests" / "wrong_solutions" / answer / "mistake_two.py": MISTAKE}
+    files = {answers_folder(root, "correct", answer) / "another_form.py": FORM,
+             answers_folder(root, "wrong", answer) / "mistake_one.py": MISTAKE,
+             answers_folder(root, "wrong", answer) / "mistake_two.py": MISTAKE}
     for file, template in files.items():
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(template.format(name=name, args=args), encoding="utf-8")

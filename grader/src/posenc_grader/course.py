@@ -23,9 +23,16 @@ DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exerc
 
 
 TODO = re.compile(r"\bTODO\b")  # what `make new-question`'s templates (tools/new_question.py) leave for the author
-ANSWER_FILES = ("correct_solutions", "wrong_solutions")  # tests/<kind>/<answer cell id>/*.py: other answers
+ANSWER_KINDS = ("correct", "wrong")  # tests/chNN/<kind>/<answer cell id>/*.py: other answers to a question
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
 HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed from the student version
+
+
+def answer_files(tests: Path, kind: str, answer: str) -> list[Path]:
+    """The other answers of ``kind`` (``"correct"``: written another way; ``"wrong"``: a listed mistake) to the
+    question ``answer`` (``ch03_wavelengths``): the ``*.py`` files of ``tests/ch03/<kind>/ch03_wavelengths/``, in
+    the folder of the chapter's tests."""
+    return sorted((tests / answer.split("_")[0] / kind / answer).glob("*.py"))
 
 
 def nbgrader_meta(cell) -> dict:
@@ -84,8 +91,7 @@ class Course:
 
     def unfinished(self) -> list[str]:
         """Where a question still holds a TODO of ``make new-question``'s templates, one line each: in a cell of
-        its source notebook, or in one of its answer files (``tests/correct_solutions/<id>/``,
-        ``tests/wrong_solutions/<id>/`` beside the course, where they exist)."""
+        its source notebook, or in one of its other answers (:func:`answer_files`, beside the course)."""
         import nbformat
 
         found = []
@@ -98,10 +104,10 @@ class Course:
                     where = f"{assignment}/{notebook}.ipynb, question {question}"
                     if TODO.search(cell.source):
                         found.append(f"{where}: cell {grade_id(cell) or f'number {index + 1}'}")
-                    answers = [self.root.parent / "tests" / kind / grade_id(cell) for kind in ANSWER_FILES
-                               if nbgrader_meta(cell).get("solution") and grade_id(cell)]
-                    found += [f"{where}: {path.relative_to(self.root.parent)}" for folder in answers
-                              for path in sorted(folder.glob("*.py")) if TODO.search(path.read_text(encoding="utf-8"))]
+                    answers = [path for kind in ANSWER_KINDS if nbgrader_meta(cell).get("solution") and grade_id(cell)
+                               for path in answer_files(self.root.parent / "tests", kind, grade_id(cell))]
+                    found += [f"{where}: {path.relative_to(self.root.parent)}" for path in answers
+                              if TODO.search(path.read_text(encoding="utf-8"))]
         return found
 
     def refuse_unfinished(self, doing: str) -> None:
