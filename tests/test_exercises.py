@@ -251,8 +251,8 @@ def test_every_assertion_of_the_hidden_tests_says_what_is_wrong():
 @pytest.mark.parametrize("key,answer", answers())
 def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
     wrong = wrong_solutions(answer)
-    assert len(wrong) >= 2, (f"tests/{answer[:4]}/wrong/{answer}/ holds {len(wrong)} answers: add at least two "
-                             "plausible mistakes, each a .py file that defines the answer's function and says in its "
+    assert len(wrong) >= 2, (f"tests/{answer[:4]}/wrong_solutions/{answer}/ holds {len(wrong)} answers: add at least "
+                             "two plausible mistakes, each a .py file that defines the answer's function and says in its "
                              "docstring what is wrong")
     for path in wrong:
         assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say what is wrong in its docstring"
@@ -277,7 +277,7 @@ def test_no_template_of_a_new_question_is_left_unfinished():
     """make new-question writes templates that say TODO where the author is needed."""
     unfinished = [f"exercises/source/{key}.ipynb, cell {nbgrader_meta(c).get('grade_id')}"
                   for key, nb in SOURCES.items() for c in nb.cells if "TODO" in c.source]
-    unfinished += [str(path.relative_to(ROOT)) for path in sorted(TESTS.glob("ch[0-9][0-9]/*/*/*.py"))
+    unfinished += [str(path.relative_to(ROOT)) for path in sorted(TESTS.glob("ch[0-9][0-9]/*_solutions/*/*.py"))
                    if "TODO" in path.read_text(encoding="utf-8")]
     assert not unfinished, ("replace the TODOs of the new question's templates (the instructor guide says what each "
                             "holds): " + "; ".join(unfinished))
@@ -365,7 +365,7 @@ CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
 
 def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_forms():
     without = sorted({a for _, a in answers()} - {a for _, a, _ in CORPUS})
-    assert not without, (f"add a correct answer written another way (a .py file in tests/chNN/correct/<id>/, "
+    assert not without, (f"add a correct answer written another way (a .py file in tests/chNN/correct_solutions/<id>/, "
                          f"named for its form: loops, float32, torch, ...) for {without}")
     forms = {path.stem for _, _, path in CORPUS}
     assert {"loops", "float32", "torch", "numpy_scalar", "zero_d", "matrix", "scipy", "einsum", "complex"} <= forms

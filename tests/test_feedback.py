@@ -94,7 +94,7 @@ def test_a_mark_of_a_row_in_review_is_never_final():
 
 def submission() -> nbformat.NotebookNode:
     """Model answers except one wrong function, written answers answered, and a test cell moved above its answer."""
-    wrong = (ROOT / "tests" / "ch04" / "wrong" / WRONG / "clockwise.py").read_text()
+    wrong = (ROOT / "tests" / "ch04" / "wrong_solutions" / WRONG / "clockwise.py").read_text()
     nb = samples.filled(read("release"), {**samples.solutions(read("source")), WRONG: wrong})
     ids = [nbgrader_meta(cell).get("grade_id") for cell in nb.cells]
     tests = nb.cells.pop(ids.index(f"{WRONG}_tests"))

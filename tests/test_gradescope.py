@@ -129,7 +129,7 @@ def handed_in() -> dict[str, tuple[str, nbformat.NotebookNode]]:
         "perfect": ("My homework.ipynb", solved()),
         "blank": (f"{NOTEBOOK}.ipynb", read("release")),
         "wrong": (f"{NOTEBOOK} (1).ipynb", solved({
-            "ch04_rotation": (ROOT / "tests" / "ch04" / "wrong" / ASSIGNMENT / "clockwise.py").read_text()})),
+            "ch04_rotation": (ROOT / "tests" / "ch04" / "wrong_solutions" / ASSIGNMENT / "clockwise.py").read_text()})),
         "cheat": (f"{NOTEBOOK}.ipynb", samples.filled(read("release"), {
             answer: cheats.cheat("frames", cheats.names(models[answer]))
             for answer in samples.autograded_answers(read("source"))})),

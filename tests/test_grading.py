@@ -2,8 +2,8 @@
 
 One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment: a perfect
 submission, the blank student version, a submission of wrong answers (the first wrong solution of
-``tests/chNN/wrong/`` for every answer), a submission of other correct answers (one form of
-``tests/chNN/correct/`` for every answer that has one -- loops, float32, torch, np.matrix, scipy, ... --
+``tests/chNN/wrong_solutions/`` for every answer), a submission of other correct answers (one form of
+``tests/chNN/correct_solutions/`` for every answer that has one -- loops, float32, torch, np.matrix, scipy, ... --
 chosen so that every form is graded at least once in the course) and a submission of one cheat of
 ``tests/cheats.py`` (the kinds in turn, each at least once). tests/test_exercises.py runs every wrong
 solution, every correct form and every cheat against every answer's self-check and hidden tests, in a kernel
@@ -85,7 +85,7 @@ def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
 
 def bad_submissions() -> dict[str, tuple[str, object]]:
     """``{student: (file name, notebook or raw text)}``: every way a rotation submission can go wrong."""
-    clockwise = (TESTS / "ch04" / "wrong" / "ch04_rotation" / "clockwise.py").read_text()
+    clockwise = (TESTS / "ch04" / "wrong_solutions" / "ch04_rotation" / "clockwise.py").read_text()
     model = samples.solutions(read("source", *ROTATION))["ch04_rotation"]
     bad: dict[str, tuple[str, object]] = {}
 
@@ -175,9 +175,9 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
 
 
 def correct_forms() -> dict[str, dict[str, str]]:
-    """``{form: {answer: source}}`` from tests/chNN/correct/ (``loops``, ``float32``, ``torch``, ...)."""
+    """``{form: {answer: source}}`` from tests/chNN/correct_solutions/ (``loops``, ``float32``, ``torch``, ...)."""
     forms: dict[str, dict[str, str]] = {}
-    for path in sorted(TESTS.glob("ch[0-9][0-9]/correct/*/*.py")):
+    for path in sorted(TESTS.glob("ch[0-9][0-9]/correct_solutions/*/*.py")):
         forms.setdefault(path.stem, {})[path.parent.name] = path.read_text()
     return forms
 
@@ -765,9 +765,9 @@ def test_a_question_left_unfinished_is_refused_by_make_exercises_and_make_grade(
         str(course.source("ch03_ladder", "ladder")), 4).cells[::-1] if c.source.startswith("## "))
     assert "`half_turns` (2 points)" in where
     assert course.unfinished() == [f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
-                                   f"{where}: tests/ch03/correct/ch03_half_turns/another_form.py",
-                                   f"{where}: tests/ch03/wrong/ch03_half_turns/mistake_one.py",
-                                   f"{where}: tests/ch03/wrong/ch03_half_turns/mistake_two.py",
+                                   f"{where}: tests/ch03/correct_solutions/ch03_half_turns/another_form.py",
+                                   f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
+                                   f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
                                    f"{where}: cell ch03_half_turns_tests"]
     assert release.main(["--course", str(course.root)]) == 2
     assert f"{where}: cell ch03_half_turns_tests" in capsys.readouterr().err

@@ -10,8 +10,8 @@ end of the assignment's source notebook it appends the three cells of a question
   inputs ``tools/self_checks.py`` replaces with stored values (``make exercises`` runs it);
 - the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the hidden tests between their markers;
 
-and writes ``tests/chNN/correct/<chNN>_<NAME>/`` (one correct answer in another form) and
-``tests/chNN/wrong/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests. Each
+and writes ``tests/chNN/correct_solutions/<chNN>_<NAME>/`` (one correct answer in another form) and
+``tests/chNN/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests. Each
 template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
 table of the exercises appendix is written again (``tools/exercise_table.py``). Nothing of ``src/posenc``
 changes.
@@ -92,8 +92,8 @@ def prefix_of(answer: str) -> str:
 
 
 def answers_folder(root: Path, kind: str, answer: str) -> Path:
-    """Where the other answers of ``kind`` ("correct" or "wrong") to ``answer`` live: tests/chNN/<kind>/<answer>/."""
-    return root / "tests" / prefix_of(answer) / kind / answer
+    """Where the other answers of ``kind`` ("correct" or "wrong") to ``answer`` live: tests/chNN/<kind>_solutions/."""
+    return root / "tests" / prefix_of(answer) / f"{kind}_solutions" / answer
 
 
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:

@@ -4,7 +4,7 @@
 A self-check is the locked, ungraded cell ``<answer>_check`` under an answer: one call
 ``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This tool writes ``stored`` from what the
 instructor keeps out of the students' sight: the model answer (the answer cell of the source notebook) and the
-listed mistakes (``tests/chNN/wrong/<answer>/*.py``, each docstring ``what is wrong. Hint: a hint``). The
+listed mistakes (``tests/chNN/wrong_solutions/<answer>/*.py``, each docstring ``what is wrong. Hint: a hint``). The
 inputs are those stored already, or, for a new question, the argument tuples the author writes in place of
 ``stored`` (a list, or a function of a seeded random generator ``rng`` that makes one). It refuses a question
 whose model answer fails its own self-check or whose inputs do not tell each listed mistake from the others.
@@ -53,7 +53,7 @@ def defined(setup: list[str], source: str, name: str):
 
 
 def mistakes(root: Path, setup: list[str], answer: str, name: str) -> list[tuple]:
-    """``(function, what is wrong, hint)`` for each listed mistake, ``tests/chNN/wrong/<answer>/*.py``."""
+    """``(function, what is wrong, hint)`` for each listed mistake, ``tests/chNN/wrong_solutions/<answer>/*.py``."""
     listed = []
     for path in answer_files(root / "tests", "wrong", answer):
         source = path.read_text(encoding="utf-8")

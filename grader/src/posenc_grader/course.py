@@ -23,16 +23,16 @@ DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exerc
 
 
 TODO = re.compile(r"\bTODO\b")  # what `make new-question`'s templates (tools/new_question.py) leave for the author
-ANSWER_KINDS = ("correct", "wrong")  # tests/chNN/<kind>/<answer cell id>/*.py: other answers to a question
+ANSWER_KINDS = ("correct", "wrong")  # tests/chNN/<kind>_solutions/<answer cell id>/*.py: other answers to a question
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
 HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed from the student version
 
 
 def answer_files(tests: Path, kind: str, answer: str) -> list[Path]:
     """The other answers of ``kind`` (``"correct"``: written another way; ``"wrong"``: a listed mistake) to the
-    question ``answer`` (``ch03_wavelengths``): the ``*.py`` files of ``tests/ch03/<kind>/ch03_wavelengths/``, in
-    the folder of the chapter's tests."""
-    return sorted((tests / answer.split("_")[0] / kind / answer).glob("*.py"))
+    question ``answer`` (``ch03_wavelengths``): the ``*.py`` files of ``tests/ch03/<kind>_solutions/ch03_wavelengths/``,
+    in the folder of the chapter's tests."""
+    return sorted((tests / answer.split("_")[0] / f"{kind}_solutions" / answer).glob("*.py"))
 
 
 def nbgrader_meta(cell) -> dict:
