@@ -252,8 +252,8 @@ def test_every_assertion_of_the_hidden_tests_says_what_is_wrong():
 def test_every_answer_has_at_least_two_plausible_wrong_solutions(key, answer):
     wrong = wrong_solutions(answer)
     assert len(wrong) >= 2, (f"tests/{answer[:4]}/wrong_solutions/{answer}/ holds {len(wrong)} answers: add at least "
-                             "two plausible mistakes, each a .py file that defines the answer's function and says in its "
-                             "docstring what is wrong")
+                             "two plausible mistakes, each a .py file that defines the answer's function and says in "
+                             "its docstring what is wrong")
     for path in wrong:
         assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say what is wrong in its docstring"
 
