@@ -66,11 +66,11 @@ class BriefTraining:
 
 def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: int = 32, vocab: int = 16,
                   lag: int = 3, steps: int = 40, batch: int = 4, lr: float = 1e-2, weight_decay: float = 0.0,
-                  seed: int = 0) -> BriefTraining:
+                  optimiser: str = "AdamW", momentum: float = 0.0, seed: int = 0) -> BriefTraining:
     """Train a tiny model with a learned table of ``n_positions`` rows on sequences of ``train_length`` tokens.
 
     The model is a :class:`~posenc.torch_nn.TinyModel`, the task :func:`lagged_copy_batch` ("repeat the
-    token ``lag`` back"), the optimiser AdamW with the given ``weight_decay`` (``0`` makes it plain Adam).
+    token ``lag`` back"), the optimiser that :func:`fit` names (AdamW, with ``weight_decay=0`` plain Adam).
     Seeded: the same numbers every run. A second or two on a CPU with the defaults.
     """
     n_positions = validation.integer(n_positions, "n_positions", "train_briefly", minimum=1)
@@ -84,8 +84,11 @@ def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: 
     model = TinyModel(vocab, d_model, n_positions)
     losses, initial, final, largest_gradient = fit_watching_table(
         model, lambda: lagged_copy_batch(batch, train_length, vocab, lag, data), steps, lr=lr,
-        weight_decay=weight_decay)
+        weight_decay=weight_decay, optimiser=optimiser, momentum=momentum)
     return BriefTraining(initial, final, largest_gradient, losses, train_length, steps, batch, lr, weight_decay)
+
+
+OPTIMISERS = {"AdamW": torch.optim.AdamW, "Adam": torch.optim.Adam, "SGD": torch.optim.SGD}
 
 
 @contextmanager
@@ -101,15 +104,18 @@ def one_thread():
 
 
 def fit(model: nn.Module, next_batch: Callable[[], tuple[torch.Tensor, torch.Tensor]], steps: int, *,
-        lr: float = 1e-2, weight_decay: float = 0.0,
+        lr: float = 1e-2, weight_decay: float = 0.0, optimiser: str = "AdamW", momentum: float = 0.0,
         after_backward: Callable[[], None] | None = None) -> np.ndarray:
-    """Train ``model`` for ``steps`` steps of AdamW on the cross-entropy of its logits against the targets of
-    ``next_batch()`` (``-100`` marks a position without a target), on one thread; the loss of every step.
+    """Train ``model`` for ``steps`` steps of ``optimiser`` (one of :data:`OPTIMISERS`; ``momentum`` is SGD's)
+    on the cross-entropy of its logits against the targets of ``next_batch()`` (``-100`` marks a position
+    without a target), on one thread; the loss of every step.
 
     ``after_backward`` (optional) runs after each backward pass, when the gradients are in place.
     """
     steps = validation.integer(steps, "steps", "fit", minimum=0)
-    optimiser = torch.optim.AdamW(model.parameters(), lr=lr, weight_decay=weight_decay)
+    extra = {"momentum": momentum} if optimiser == "SGD" else {}
+    optimiser = OPTIMISERS[validation.option(optimiser, tuple(OPTIMISERS), "optimiser", "fit")](
+        model.parameters(), lr=lr, weight_decay=weight_decay, **extra)
     losses = []
     with one_thread():
         for _ in range(steps):
