@@ -22,3 +22,12 @@ def glue(name: str, value, display: bool = False) -> None:
     prefix = "" if display else GLUE_PREFIX
     metadata["scrapbook"] = {"name": name, "mime_prefix": prefix}
     ipython_display({prefix + mime: data for mime, data in bundle.items()}, raw=True, metadata=metadata)
+
+
+SUPERSCRIPTS = str.maketrans("-0123456789", "⁻⁰¹²³⁴⁵⁶⁷⁸⁹")
+
+
+def scientific(value: float, digits: int = 2) -> str:
+    """``value`` as a sentence writes it: ``scientific(8.1e8)`` is ``"8.1 × 10⁸"`` (``digits`` significant)."""
+    mantissa, exponent = f"{value:.{digits - 1}e}".split("e")
+    return f"{mantissa} × 10{str(int(exponent)).translate(SUPERSCRIPTS)}"
