@@ -768,13 +768,13 @@ def test_a_question_left_unfinished_is_refused_by_make_exercises_and_make_grade(
                                    f"{where}: tests/ch03/correct_solutions/ch03_half_turns/another_form.py",
                                    f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
                                    f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
-                                   f"{where}: cell ch03_half_turns_tests"]
+                                   f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]
     assert release.main(["--course", str(course.root)]) == 2
     assert f"{where}: cell ch03_half_turns_tests" in capsys.readouterr().err
     assert not (course.root / "release").exists()
     (tmp_path / "submissions" / "ada" / "ch03_ladder").mkdir(parents=True)
     shutil.copy(COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb", tmp_path / "submissions" / "ada"
                 / "ch03_ladder")
-    with pytest.raises(RuntimeError, match="refusing to grade: 6 TODO"):
+    with pytest.raises(RuntimeError, match="refusing to grade: 7 TODO"):
         grade_class(tmp_path / "submissions", tmp_path / "out", course=course.root, progress=lambda line: None)
     assert not (tmp_path / "out" / "grades.csv").exists()
