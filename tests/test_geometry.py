@@ -1,5 +1,5 @@
-"""Rotations of the plane and of many planes: random orthogonal matrices, matrix powers, the angle between a
-rotated query and key, and the rotation form of an orthogonal matrix."""
+"""Many planes: random orthogonal matrices, matrix powers, the offset deviation of a product of maps, and the
+rotation form of an orthogonal matrix (plane rotations compose and keep angles on the page of chapter 4)."""
 
 from __future__ import annotations
 
@@ -8,14 +8,11 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from posenc import clock
 from posenc.geometry import (
     block_diagonal_rotation,
     matrix_powers,
     offset_deviation,
-    plane_angle,
     random_orthogonal,
-    rotation_2d,
     rotation_form,
 )
 from posenc.rotary import rope_matrix
@@ -23,8 +20,6 @@ from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
 width = st.integers(1, 12)
-position = st.integers(-20_000, 20_000)
-speed = st.floats(1e-4, 3.2)
 
 
 @given(seed, width)
@@ -56,40 +51,6 @@ def test_offset_deviation_is_the_largest_change_of_a_product_entry_when_both_pos
                     for m in range(n - 1) for k in range(n - 1) for i in range(d) for j in range(d)), default=0.0)
     got = offset_deviation(queries) if shared else offset_deviation(queries, keys)
     assert got == pytest.approx(expected, rel=1e-12, abs=1e-14)
-
-
-def test_offset_deviation_wants_key_maps_of_the_shape_of_the_query_maps():
-    with pytest.raises(ValueError, match="key_maps must have the shape of maps"):
-        offset_deviation(np.ones((3, 2, 2)), np.ones((4, 2, 2)))
-    with pytest.raises(ValueError, match=r"key_maps must have shape \(N, d, d\)"):
-        offset_deviation(np.ones((3, 2, 2)), np.ones((3, 2, 3)))
-
-
-@given(m=position, n=position, theta=speed)
-def test_plane_rotations_compose_by_difference(m, n, theta):
-    np.testing.assert_allclose(rotation_2d(m * theta).T @ rotation_2d(n * theta), rotation_2d((n - m) * theta),
-                               atol=1e-13 * (1 + (abs(m) + abs(n)) * theta))  # float64 keeps an angle a to ~1e-16 a
-
-
-@given(m=position, n=position, shift=position, theta=speed, seed=seed)
-def test_angle_between_rotated_query_and_key_depends_only_on_offset(m, n, shift, theta, seed):
-    q, k = np.random.default_rng(seed).standard_normal((2, 2))
-
-    def turn(a, b):
-        return plane_angle(rotation_2d(a * theta) @ q, rotation_2d(b * theta) @ k)
-
-    expected = plane_angle(q, k) + (n - m) * theta
-    tolerance = 1e-13 * (1 + (abs(m) + abs(n) + abs(shift)) * theta) + 1e-9
-    assert float(clock.angular_distance(turn(m, n), expected)) <= tolerance
-    assert float(clock.angular_distance(turn(m + shift, n + shift), expected)) <= tolerance
-
-
-def test_the_seed_figure_meets_at_120_degrees_in_both_panels():
-    q = np.array([np.cos(np.radians(20)), np.sin(np.radians(20))])
-    k = 0.8 * np.array([np.cos(np.radians(50)), np.sin(np.radians(50))])
-    for m, n in ((2, 5), (7, 10)):
-        turn = plane_angle(rotation_2d(m * np.pi / 6) @ q, rotation_2d(n * np.pi / 6) @ k)
-        assert np.degrees(turn) == pytest.approx(120.0, abs=1e-10)
 
 
 @given(seed, width)
