@@ -87,19 +87,6 @@ def test_min_separation_over_offsets_equals_the_minimum_over_all_pairs(d, n_posi
     assert found.distance == pytest.approx(float(clock.offset_distance([found.offset], d, base)[0]))
 
 
-@given(n_positions=st.integers(2, 120), d=even_d, base=st.floats(2.0, 1e5))
-def test_clock_distance_depends_only_on_the_offset(n_positions, d, base):
-    m, n = np.triu_indices(n_positions, 1)
-    np.testing.assert_allclose(clock.clock_distance(m, n, d, base), clock.offset_distance(n - m, d, base),
-                               atol=np.sqrt(d) * 1e-13 * (1 + n_positions))  # round-off of angles up to N rad
-
-
-def test_the_d64_clock_keeps_32768_positions_at_least_a_neighbour_apart():
-    closest = clock.min_separation(64, n_positions=32_768)
-    assert closest.offset == 1
-    assert closest.distance == pytest.approx(np.sqrt(np.sum(np.minimum(frequencies(64), np.pi) ** 2)))
-
-
 @given(alpha=st.floats(-3.1, 3.1), u=st.tuples(st.floats(-5, 5), st.floats(-5, 5)))
 def test_plane_angle_measures_the_turn_from_u_to_v(alpha, u):
     u = np.array(u)

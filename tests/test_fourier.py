@@ -1,10 +1,9 @@
-"""The Fourier view: a head's score profile as a trigonometric polynomial of the offset, the coefficients a
-query and key reach, fitting a profile, and circulant matrices diagonalised by the DFT."""
+"""The Fourier view: fitting a profile, the DFT matrix, and circulant matrices diagonalised by it (the coefficients
+a query and key reach, and the spectrum of one hand, are checked on the page of chapter 6)."""
 
 from __future__ import annotations
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -12,20 +11,6 @@ from posenc import fourier, scores
 from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
-width = st.sampled_from([2, 4, 8, 16, 64])
-
-
-def test_the_coefficient_of_one_pair_is_its_length_product_and_angle():
-    h = fourier.offset_coefficients([3.0, 0.0], [0.0, 2.0])  # |q| = 3, |k| = 2, k a quarter turn ahead
-    np.testing.assert_allclose(h, [6j / np.sqrt(2)])
-
-
-@given(d=width, seed=seed)
-def test_every_choice_of_coefficients_is_reached_by_a_query_and_key(d, seed):
-    rng = np.random.default_rng(seed)
-    h = rng.standard_normal(d // 2) + 1j * rng.standard_normal(d // 2)
-    q, k = fourier.pair_for_coefficients(h)
-    np.testing.assert_allclose(fourier.offset_coefficients(q, k), h, atol=1e-12)
 
 
 def test_the_fit_recovers_a_polynomial_and_drops_directions_it_cannot_resolve():
@@ -62,14 +47,3 @@ def test_the_first_rows_dft_puts_the_eigenvalues_on_the_opposite_frequencies():
     lam = fourier.circulant_eigenvalues(c)
     np.testing.assert_allclose(np.fft.fft(c), lam[(-np.arange(6)) % 6], atol=1e-12)
     assert np.max(np.abs(np.fft.fft(c) - lam)) > 0.1
-
-
-@pytest.mark.parametrize("turns", [1, 2, 3])
-def test_a_hand_whose_turns_fit_the_sequence_passes_only_its_own_frequency(turns):
-    n = 8
-    q, k = np.random.default_rng(turns).standard_normal((2, 2))
-    lam = fourier.circulant_eigenvalues(scores.plane_scores(q, k, n, 2 * np.pi * turns / n)[0])
-    h = fourier.offset_coefficients(q, k)[0]
-    predicted = np.zeros(n, dtype=complex)
-    predicted[turns], predicted[-turns] = n * np.conj(h) / 2, n * h / 2
-    np.testing.assert_allclose(lam, predicted, atol=1e-12)
