@@ -38,12 +38,6 @@ def section_sizes(d: int):
 # ---- partial rotary ----
 
 
-@given(d=even_d, seq=st.integers(1, 9), seed=seed, layout=layout)
-def test_partial_rope_with_the_whole_head_is_apply_rope(d, seq, seed, layout):
-    x = np.random.default_rng(seed).standard_normal((2, seq, d))
-    np.testing.assert_array_equal(partial_rope(x, rotary_fraction=1.0, layout=layout), apply_rope(x, layout=layout))
-
-
 @given(d=st.integers(4, 32).map(lambda h: 4 * h), f=fraction, seed=seed, layout=layout)
 def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves_the_rest(d, f, seed, layout):
     rng = np.random.default_rng(seed)
@@ -64,13 +58,6 @@ def test_gpt_neox_20b_turns_24_of_its_96_dims_and_their_fastest_hand_is_theta_0(
     x[:, 0], x[:, 22] = 0.0, 1.0
     np.testing.assert_allclose(partial_rope(x, rotary_fraction=0.25)[1, 22:24],
                                [np.cos(1e4 ** (-22 / 24)), np.sin(1e4 ** (-22 / 24))], rtol=1e-14)
-
-
-def test_the_pass_through_share_of_a_score_is_blind_to_distance():
-    rng = np.random.default_rng(0)
-    q, k = rng.standard_normal((2, 1, 64))
-    far = partial_rope(q, [0], rotary_fraction=0.25)[0] @ partial_rope(k, [10_000], rotary_fraction=0.25)[0]
-    assert far - q[0, :16] @ rope_matrix(10_000, 16) @ k[0, :16] == pytest.approx(q[0, 16:] @ k[0, 16:], abs=1e-11)
 
 
 @pytest.mark.verifies("thm-partial-rotary")
@@ -206,15 +193,19 @@ def test_mrope_turns_pair_j_by_the_id_of_its_sections_axis(data, d, seed):
     np.testing.assert_allclose(mrope(x, ids, sections), expected, atol=1e-11)
 
 
-@given(data=st.data(), d=even_d, seed=seed, shift=st.lists(position, min_size=3, max_size=3))
-def test_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(data, d, seed, shift):
-    sections = data.draw(section_sizes(d))
+@pytest.mark.parametrize("split", ["sections", "interleaved"])
+@given(data=st.data(), d=st.integers(3, 32).map(lambda h: 2 * h), seed=seed,
+       shift=st.lists(position, min_size=3, max_size=3))
+def test_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(split, data, d, seed, shift):
+    sections = data.draw(interleavable_sections(d) if split == "interleaved" else section_sizes(d))
     rng = np.random.default_rng(seed)
     q, k, ids = rng.standard_normal((5, d)), rng.standard_normal((5, d)), rng.integers(0, 100, (3, 5))
     moved = ids + np.array(shift)[:, None]
-    scale = 1e-13 * d * (1 + np.abs(moved).max())
-    np.testing.assert_allclose(mrope(q, ids, sections) @ mrope(k, ids, sections).T,
-                               mrope(q, moved, sections) @ mrope(k, moved, sections).T, atol=scale)
+
+    def scores(positions):
+        return mrope(q, positions, sections, split=split) @ mrope(k, positions, sections, split=split).T
+
+    np.testing.assert_allclose(scores(ids), scores(moved), atol=1e-13 * d * (1 + np.abs(moved).max()))
 
 
 def _qwen2_vl_half_layout(x: torch.Tensor, ids: torch.Tensor, mrope_section, base: float = 10000.0) -> torch.Tensor:
@@ -251,7 +242,8 @@ def test_torch_and_numpy_agree_and_kinds_and_dtypes_are_kept(dtype):
     ids = rng.integers(0, 50, (3, 6))
     calls = [lambda v: partial_rope(v, rotary_fraction=0.5, layout="half"),
              lambda v: axial_rope(v, rows, cols),
-             lambda v: mrope(v, ids, (4, 6, 6))]
+             lambda v: mrope(v, ids, (4, 6, 6)),
+             lambda v: mrope(v, ids, (8, 4, 4), split="interleaved")]
     x_numpy = x.astype(np.float32 if dtype == torch.float32 else np.float64)
     for call in calls:
         from_torch, from_numpy = call(torch.tensor(x, dtype=dtype)), call(x_numpy)
@@ -280,30 +272,6 @@ def test_each_axis_owns_as_many_pairs_as_its_section_in_either_split(data, d):
     expected = np.where((pairs % 3 == 1) & (pairs < 3 * sections[1]), 1,
                         np.where((pairs % 3 == 2) & (pairs < 3 * sections[2]), 2, 0))
     np.testing.assert_array_equal(mrope_axes(sections, d, split="interleaved"), expected)
-
-
-@given(data=st.data(), d=st.integers(3, 32).map(lambda h: 2 * h), seed=seed, shift=st.lists(position, min_size=3,
-                                                                                            max_size=3))
-def test_interleaved_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(data, d, seed, shift):
-    sections = data.draw(interleavable_sections(d))
-    rng = np.random.default_rng(seed)
-    q, k, ids = rng.standard_normal((5, d)), rng.standard_normal((5, d)), rng.integers(0, 100, (3, 5))
-    moved = ids + np.array(shift)[:, None]
-
-    def scores(positions):
-        return mrope(q, positions, sections, split="interleaved") @ mrope(k, positions, sections, split="interleaved").T
-
-    np.testing.assert_allclose(scores(ids), scores(moved), atol=1e-13 * d * (1 + np.abs(moved).max()))
-
-
-@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
-def test_interleaved_mrope_keeps_kind_and_dtype(dtype):
-    x = np.random.default_rng(5).standard_normal((4, 16))
-    ids = np.random.default_rng(6).integers(0, 50, (3, 4))
-    from_torch = mrope(torch.tensor(x, dtype=dtype), ids, (4, 2, 2), split="interleaved")
-    assert isinstance(from_torch, torch.Tensor) and from_torch.dtype == dtype
-    np.testing.assert_allclose(from_torch.numpy(), mrope(x, ids, (4, 2, 2), split="interleaved"),
-                               atol=1e-12 if dtype == torch.float64 else 1e-5)
 
 
 def axes_of(rotary, half: int) -> np.ndarray:
