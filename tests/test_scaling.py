@@ -67,11 +67,6 @@ def test_ntk_aware_keeps_the_fastest_hand_and_divides_the_slowest_by_exactly_the
     np.testing.assert_allclose(ratio, [s ** (-2 * j / (d - 2)) for j in range(d // 2)], rtol=1e-12)
 
 
-def test_dynamic_ntk_is_the_original_ladder_up_to_the_training_context():
-    np.testing.assert_allclose(dynamic_ntk(128, 4096, 4096), ladder(128, 10_000.0), rtol=1e-15)
-    np.testing.assert_allclose(dynamic_ntk(128, 100, 4096), ladder(128, 10_000.0), rtol=1e-15)
-
-
 @given(d=even_d, times=st.floats(1.0, 32.0), b=base)
 def test_dynamic_ntk_beyond_the_context_is_ntk_with_factor_length_over_context(d, times, b):
     new_base = b * times ** (d / (d - 2))
@@ -82,31 +77,6 @@ def test_dynamic_ntk_with_a_factor_follows_the_original_post():
     # alpha_dyn = alpha * L / L0 - (alpha - 1): alpha = 2 at three times the context gives 5
     np.testing.assert_allclose(dynamic_ntk(64, 3 * 2048, 2048, factor=2.0),
                                ladder(64, 10_000.0 * 5 ** (64 / 62)), rtol=1e-12)
-
-
-def test_yarn_on_llama2_keeps_fast_hands_interpolates_slow_ones_and_ramps_between():
-    # the paper's setting: d = 128, base 10000, L0 = 4096, s = 16, alpha = 1, beta = 32
-    d, s, context = 128, 16.0, 4096
-    expected = []
-    for theta in ladder(d, 10_000.0):
-        turns = context / (2 * math.pi / theta)
-        gamma = 0.0 if turns < 1 else 1.0 if turns > 32 else (turns - 1) / 31
-        expected.append((1 - gamma) * theta / s + gamma * theta)
-    np.testing.assert_allclose(yarn(d, s, context), expected, rtol=1e-13)
-
-
-def test_yarn_agrees_with_the_reference_code_outside_its_rounded_correction_range():
-    # The authors' code: hand index where a hand makes `turns` turns in L0, floor/ceil-ed outward.
-    d, s, context, b = 128, 16.0, 4096, 10_000.0
-
-    def correction_dim(turns):
-        return d * math.log(context / (turns * 2 * math.pi)) / (2 * math.log(b))
-
-    low, high = math.floor(correction_dim(32)), math.ceil(correction_dim(1))
-    assert (low, high) == (20, 46)
-    ratio = yarn(d, s, context, b) / np.array(ladder(d, b))
-    np.testing.assert_allclose(ratio[: low + 1], 1.0, rtol=1e-14)
-    np.testing.assert_allclose(ratio[high:], 1 / s, rtol=1e-14)
 
 
 def test_yarn_temperature_is_point_one_log_s_plus_one():
@@ -169,20 +139,6 @@ def test_hugging_faces_llama31_ladder_is_yarns_ramp_from_low_to_high_freq_factor
     tolerance = float32_ramp_tolerance(s, low, low + width)
     np.testing.assert_allclose(yarn(d, s, 8192, 500_000.0, alpha=low, beta=low + width), theirs, rtol=tolerance)
     np.testing.assert_allclose(llama3(d, s, low, low + width), theirs, rtol=tolerance)
-
-
-def hf_dynamic_inv_freq(d, seq_len, original, base, factor):
-    """Hugging Face's `dynamic` rope type, written out: the base grows with the length beyond L0."""
-    seq_len = max(seq_len, original)
-    new_base = base * ((factor * seq_len / original) - (factor - 1)) ** (d / (d - 2))
-    return [1.0 / new_base ** (2 * j / d) for j in range(d // 2)]
-
-
-@given(d=st.integers(4, 128).map(lambda h: 2 * h), times=st.floats(0.1, 32.0), factor=st.floats(1.0, 16.0),
-       b=model_base)
-def test_dynamic_ntk_with_a_factor_is_hugging_faces_dynamic_rope(d, times, factor, b):
-    np.testing.assert_allclose(dynamic_ntk(d, times * 4096, 4096, b, factor=factor),
-                               hf_dynamic_inv_freq(d, times * 4096, 4096, b, factor), rtol=1e-12)
 
 
 @pytest.mark.parametrize(("trained", "original"), [(4096, 2048), (8192, 4096)])
@@ -253,20 +209,6 @@ def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_t
     positions = np.arange(64.0)
     np.testing.assert_allclose(rope_with_ladder(x, position_interpolation(d, s), positions),
                                apply_rope(x, positions / s), atol=1e-12)  # round-off of angles up to 63 radians
-
-
-@pytest.mark.parametrize(("x", "ladder", "error", "message"), [
-    ([[1.0, 0.0]], [1.0], TypeError, "x must be a numpy array or a torch tensor, got list"),
-    (np.ones(4), [1.0, 1.0], ValueError, r"x must have shape \(..., seq, d\)"),
-    (np.ones((3, 4)), [1.0], ValueError, "frequencies must have d/2 = 2 entries for d=4, got 1"),
-    (np.ones((3, 4)), [1.0, np.nan], ValueError, "frequencies must be finite"),
-])
-def test_rope_with_ladder_refuses_bad_input_by_name(x, ladder, error, message):
-    with pytest.raises(error, match="rope_with_ladder: " + message):
-        rope_with_ladder(x, ladder)
-
-
-# ---- LongRoPE ----
 
 
 @given(d=even_d, b=base, context=st.integers(2, 100_000), data=st.data())
