@@ -57,8 +57,3 @@ def test_brief_training_is_reproducible_with_a_seed():
     first, second = (train_briefly(n_positions=40, train_length=20, d_model=8, steps=5, seed=7) for _ in range(2))
     np.testing.assert_array_equal(first.final_table, second.final_table)
     np.testing.assert_array_equal(first.losses, second.losses)
-
-
-def test_a_training_length_longer_than_the_table_is_refused():
-    with pytest.raises(ValueError, match="train_length must be between 1 and n_positions=16, got 17"):
-        train_briefly(n_positions=16, train_length=17)

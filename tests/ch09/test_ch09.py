@@ -21,16 +21,6 @@ def test_the_copy_task_writes_the_block_out_on_the_blanks():
     assert torch.equal(targets[:, 5:], tokens[:, :5]) and bool((targets[:, :5] == -100).all())
 
 
-@pytest.mark.parametrize(("args", "error", "message"), [
-    ((2, 9, 5), ValueError, "length must be even"),
-    ((2, 8, 1), ValueError, "vocab must be at least 2"),
-    ((2, 8.0, 5), TypeError, "length must be an integer"),
-])
-def test_bad_copy_batches_are_refused_by_name(args, error, message):
-    with pytest.raises(error, match="copy_batch: " + message):
-        copy_batch(*args, generator=torch.Generator())
-
-
 def test_the_order_blind_guess_and_accuracy_count_only_the_blanks():
     tokens, targets = copy_batch(16, 12, 5, torch.Generator().manual_seed(3))
     counts = [max(np.bincount(row[:6].numpy())) / 6 for row in tokens]
@@ -115,14 +105,3 @@ def test_every_rescaled_row_runs_the_ladder_its_name_says():
         for head in stretched[name].heads:
             np.testing.assert_allclose(head.frequencies, ladder, rtol=1e-12)
             assert head.qk_scale == pytest.approx(scale, rel=1e-12)
-
-
-@pytest.mark.parametrize(("options", "error", "message"), [
-    ({"lag": 8}, ValueError, "lag must be shorter than every length"),
-    ({"workers": 0}, ValueError, "workers must be at least 1"),
-    ({"seeds": (1.5,)}, TypeError, "seeds must be an integer"),
-    ({"fixed_factor": 0.5}, ValueError, "fixed_factor must be at least 1"),
-])
-def test_bad_experiments_are_refused_by_name_before_training(options, error, message):
-    with pytest.raises(error, match="run_experiment: " + message):
-        short_run(**options)
