@@ -17,8 +17,7 @@ import numpy as np
 import pytest
 
 from posenc.book.explorers import EXPLORERS
-from posenc.clock import hand_periods
-from posenc.sinusoidal import frequencies, wavelengths
+from posenc.sinusoidal import frequencies
 
 pytestmark = pytest.mark.browser
 
@@ -89,18 +88,6 @@ def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_s
             live.press(name, key)
             assert live.state()[name] == before + (1 if key == "ArrowRight" else -1), f"slider {name} did not move"
             assert_same_numbers(live.readouts(), live.posenc_readouts(), f"after moving {name}")
-
-
-def test_sinusoidal_dimension_slider_shows_each_pairs_wavelength(browser_site, sinusoidal_explorer):
-    with opened(browser_site, sinusoidal_explorer) as live:
-        live.set("dimension", 0)
-        first = live.readouts()["wavelength"]
-        live.press("dimension", times=2)  # dimension 2 belongs to pair 1
-        state = live.state()
-        assert state["dimension"] == 2
-        assert live.readouts()["wavelength"] > first
-        assert math.isclose(live.readouts()["wavelength"], wavelengths(state["d_model"], state["base"])[1],
-                            rel_tol=1e-12)
 
 
 def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site, sinusoidal_explorer):
@@ -177,12 +164,3 @@ def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site, clock_ex
         assert live.readouts()["nearest_on_hand"][0] == 1
         assert live.root.get_attribute("data-aliased") == "false"
         assert EXPLORERS["clock"](**live.state()).aliased is False
-
-
-def test_clock_hand_slider_shows_each_hands_period(browser_site, clock_explorer):
-    with opened(browser_site, clock_explorer) as live:
-        for hand in (0, 5, 31):
-            live.set("hand", hand)
-            state = live.state()
-            expected = hand_periods(state["d"], state["base"])[hand]
-            assert math.isclose(live.readouts()["period"], expected, rel_tol=1e-12)
