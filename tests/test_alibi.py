@@ -22,12 +22,6 @@ def test_sixteen_heads_interleave_the_geometric_means():
     np.testing.assert_allclose(alibi_slopes(16), [2 ** -(k / 2) for k in range(1, 17)], rtol=1e-15)
 
 
-def test_twelve_heads_follow_the_reference_code_for_other_head_counts():
-    # the 8-head slopes, then every other slope of 16 heads: 2^-0.5, 2^-1.5, 2^-2.5, 2^-3.5
-    expected = [2.0**-k for k in range(1, 9)] + [2**-0.5, 2**-1.5, 2**-2.5, 2**-3.5]
-    np.testing.assert_allclose(alibi_slopes(12), expected, rtol=1e-15)
-
-
 @given(n=st.integers(1, 64))
 def test_slopes_are_distinct_and_between_zero_and_one(n):
     slopes = alibi_slopes(n)

@@ -36,14 +36,6 @@ def test_mla_scores_are_the_sum_of_content_and_rotated_parts_head_by_head(seed, 
                                atol=1e-10 * (1 + offset))
 
 
-@given(seed=seed, shift=st.integers(-2000, 2000))
-def test_mla_scores_depend_on_the_positions_only_through_their_offsets(seed, shift):
-    q_nope, q_rope, latents, k_rope, w_uk = parts(np.random.default_rng(seed))
-    positions = np.arange(5) * 7
-    np.testing.assert_allclose(mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions + shift),
-                               mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions), atol=1e-11)
-
-
 def test_without_a_rotary_query_the_scores_are_the_absorbed_content_alone():
     q_nope, q_rope, latents, k_rope, w_uk = parts(np.random.default_rng(0))
     content = np.einsum("hmc,hcl,nl->hmn", q_nope, w_uk, latents)
