@@ -102,12 +102,12 @@ pdf: setup texlive  ## build the PDF edition _build/latex/where-words-are.pdf an
 	@if $(HAVE_TEX); then $(PY) tools/build_pdf.py .; \
 	else echo "make: no TeX toolchain: the PDF is not built"; [ "$$CI" != true ]; fi
 
-# The lane a contributor runs on every edit (about a minute): the package's mathematics, the claim checks, the
+# The lane a contributor runs on every edit: the package's mathematics, the map of theorems to their checks, the
 # exercises' model answers against their self-checks, and lint (ruff; the import contract is a test). It leaves out
 # the tests that need the built site or PDF, chromium, nbgrader, fresh venvs or scratch book builds (their marks:
 # pyproject.toml), and runs hypothesis with fewer examples, on every core.
 CHECK_MARKS := not (site or pdf or browser or grader or venv or build)
-check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, claims, model answers, lint (no site, browser, grader)
+check: $(VENV)/.test npm-tools  ## the fast lane: mathematics, the theorems' checks map, model answers, lint (no site, browser, grader)
 	$(PY) -m ruff check .
 	HYPOTHESIS_PROFILE=fast $(PY) -m pytest -q -n auto -m "$(CHECK_MARKS)"
 
