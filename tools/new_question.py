@@ -96,8 +96,6 @@ def prefix_of(answer: str) -> str:
     return answer.split("_", 1)[0]
 
 
-
-
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
@@ -111,8 +109,7 @@ def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
 
 
 def add_question(root: Path, assignment: str, name: str, points: str, args: str = "x") -> list[Path]:
-    """Append the question's cells to the assignment's notebook and its other answers to the tests; what was
-    written."""
+    """Append the question's cells to its notebook and its other answers to the tests; return the files written."""
     path = notebook_of(root, assignment)
     nb = nbformat.read(str(path), as_version=4)
     prefix = assignment.split("_", 1)[0]
