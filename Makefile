@@ -159,7 +159,7 @@ release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit 
 	@test -n "$(VERSION)" || { echo "usage: make release VERSION=x.y.z"; exit 2; }
 	$(PY) tools/release.py "$(VERSION)"
 
-# A new autograded question in an assignment: its cells and its solution folders, each with a template that says
+# A new autograded question in an assignment: its cells and its other answers, each with a template that says
 # TODO where the author is needed, and the points table of appendix/exercises.md (appendix/instructor_guide.md).
 new-question: $(VENV)/.grader  ## add a question: make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2
 	@test -n "$(ASSIGNMENT)" -a -n "$(NAME)" -a -n "$(POINTS)" || { echo "usage: make new-question \

@@ -29,7 +29,7 @@ import torch
 
 from posenc.book.answers import SelfCheckFailed
 from posenc_grader import hidden, plain, samples
-from posenc_grader.course import Course, answer_files, nbgrader_meta
+from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tools"))
@@ -277,7 +277,7 @@ def test_no_template_of_a_new_question_is_left_unfinished():
     """make new-question writes templates that say TODO where the author is needed."""
     unfinished = [f"exercises/source/{key}.ipynb, cell {nbgrader_meta(c).get('grade_id')}"
                   for key, nb in SOURCES.items() for c in nb.cells if "TODO" in c.source]
-    unfinished += [str(path.relative_to(ROOT)) for path in sorted(TESTS.glob("ch[0-9][0-9]/*_solutions/*/*.py"))
+    unfinished += [str(path.relative_to(ROOT)) for path in sorted(TESTS.glob("ch[0-9][0-9]/*_solutions/**/*.py"))
                    if "TODO" in path.read_text(encoding="utf-8")]
     assert not unfinished, ("replace the TODOs of the new question's templates (the instructor guide says what each "
                             "holds): " + "; ".join(unfinished))
@@ -307,7 +307,12 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     auto, by_hand = exercise_table.points(before)
     assert f"| {auto + 2} + {by_hand} |" in (tmp_path / "appendix" / "exercises.md").read_text()
     assert sorted(p.name for p in (tmp_path / "tests" / "ch03").glob("*/ch03_half_turns/*.py")) == [
-        "another_form.py", "mistake_one.py", "mistake_two.py"]
+        "mistake_one.py", "mistake_two.py"]
+    form = tmp_path / "tests" / "ch03" / "correct_solutions" / "another_form.py"
+    assert new_question.main(["ch03_ladder", "whole_turns", "1", "--root", str(tmp_path)]) == 0
+    assert answer_files(tmp_path / "tests", "correct", "ch03_half_turns") == [form], "one file a form, all questions"
+    assert answer_files(tmp_path / "tests", "correct", "ch03_whole_turns") == [form]
+    assert "half_turns" not in answer_source(form, "ch03_whole_turns")
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "no values are stored without inputs"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
     assert new_question.main(["ch3", "other", "2", "--root", str(tmp_path)]) == 2
@@ -365,18 +370,23 @@ CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
 
 def test_the_corpus_of_other_correct_answers_covers_every_answer_and_the_usual_forms():
     without = sorted({a for _, a in answers()} - {a for _, a, _ in CORPUS})
-    assert not without, (f"add a correct answer written another way (a .py file in tests/chNN/correct_solutions/<id>/, "
-                         f"named for its form: loops, float32, torch, ...) for {without}")
+    assert not without, (f"add a correct answer written another way (a function in tests/chNN/correct_solutions/"
+                         f"<form>.py, one file a form: loops, float32, torch, ...) for {without}")
     forms = {path.stem for _, _, path in CORPUS}
     assert {"loops", "float32", "torch", "numpy_scalar", "zero_d", "matrix", "scipy", "einsum", "complex"} <= forms
-    for _, _, path in CORPUS:
-        assert ast.get_docstring(ast.parse(path.read_text())), f"{path} should say how it differs in its docstring"
+    functions = {key[:4]: set(hidden.answer_functions(nb)) for key, nb in SOURCES.items()}
+    for path in sorted(TESTS.glob("ch[0-9][0-9]/correct_solutions/*.py")):
+        tree = ast.parse(path.read_text())
+        assert ast.get_docstring(tree), f"{path} should say how its form differs in its docstring"
+        stray = [node.name for node in tree.body if isinstance(node, ast.FunctionDef)
+                 and not node.name.startswith("_") and node.name not in functions[path.parts[-3]]]
+        assert not stray, f"{path}: no question of its assignment asks for {stray} (name a helper _{stray[0]})"
 
 
 @pytest.mark.parametrize("key,answer,correct", CORPUS,
                          ids=lambda value: value.stem if isinstance(value, Path) else str(value))
 def test_a_correct_answer_written_differently_passes_self_check_and_hidden_tests(key, answer, correct):
-    (outcome, output), failure = run_cells(SOURCES[key], answer, correct.read_text())
+    (outcome, output), failure = run_cells(SOURCES[key], answer, answer_source(correct, answer))
     assert outcome == "pass" and "\N{CHECK MARK}" in output, output
     assert failure is None, f"{correct.name} loses the points of {answer}: {failure}"
 

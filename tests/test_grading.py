@@ -3,7 +3,7 @@
 One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment: a perfect
 submission, the blank student version, a submission of wrong answers (the first wrong solution of
 ``tests/chNN/wrong_solutions/`` for every answer), a submission of other correct answers (one form of
-``tests/chNN/correct_solutions/`` for every answer that has one -- loops, float32, torch, np.matrix, scipy, ... --
+``tests/chNN/correct_solutions/<form>.py`` for every answer -- loops, float32, torch, np.matrix, scipy, ... --
 chosen so that every form is graded at least once in the course) and a submission of one cheat of
 ``tests/cheats.py`` (the kinds in turn, each at least once). tests/test_exercises.py runs every wrong
 solution, every correct form and every cheat against every answer's self-check and hidden tests, in a kernel
@@ -37,7 +37,7 @@ import psutil
 import pytest
 
 from posenc_grader import Limits, grade_class, samples, sandbox
-from posenc_grader.course import Course, answer_files
+from posenc_grader.course import Course, answer_files, answer_source
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 from posenc_grader.submissions import Catalog, find_files, triage
 
@@ -175,10 +175,12 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
 
 
 def correct_forms() -> dict[str, dict[str, str]]:
-    """``{form: {answer: source}}`` from tests/chNN/correct_solutions/ (``loops``, ``float32``, ``torch``, ...)."""
+    """``{form: {answer: source}}`` from tests/chNN/correct_solutions/<form>.py (``loops``, ``float32``, ...)."""
     forms: dict[str, dict[str, str]] = {}
-    for path in sorted(TESTS.glob("ch[0-9][0-9]/correct_solutions/*/*.py")):
-        forms.setdefault(path.stem, {})[path.parent.name] = path.read_text()
+    for assignment, notebook in notebooks():
+        for answer in samples.autograded_answers(read("source", assignment, notebook)):
+            for path in answer_files(TESTS, "correct", answer):
+                forms.setdefault(path.stem, {})[answer] = answer_source(path, answer)
     return forms
 
 
@@ -765,7 +767,7 @@ def test_a_question_left_unfinished_is_refused_by_make_exercises_and_make_grade(
         str(course.source("ch03_ladder", "ladder")), 4).cells[::-1] if c.source.startswith("## "))
     assert "`half_turns` (2 points)" in where
     assert course.unfinished() == [f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
-                                   f"{where}: tests/ch03/correct_solutions/ch03_half_turns/another_form.py",
+                                   f"{where}: tests/ch03/correct_solutions/another_form.py",
                                    f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
                                    f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
                                    f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]

@@ -10,9 +10,10 @@ end of the assignment's source notebook it appends the three cells of a question
   inputs ``tools/self_checks.py`` replaces with stored values (``make exercises`` runs it);
 - the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the hidden tests between their markers;
 
-and writes ``tests/chNN/correct_solutions/<chNN>_<NAME>/`` (one correct answer in another form) and
-``tests/chNN/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests. Each
-template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
+appends a correct answer in another form to ``tests/chNN/correct_solutions/another_form.py`` (one file a form, for
+all the assignment's questions: move it to the form it is, loops.py, float32.py, ..., or name the file after it), and
+writes ``tests/chNN/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests.
+Each template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
 table of the exercises appendix is written again (``tools/exercise_table.py``). Nothing of ``src/posenc``
 changes.
 """
@@ -28,6 +29,8 @@ from pathlib import Path
 import exercise_table
 import nbformat
 from nbformat.v4 import new_code_cell, new_markdown_cell
+
+from posenc_grader.course import ANSWER_KINDS, answer_files
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -51,8 +54,10 @@ from posenc.book.answers import close
 assert False, "TODO: the hidden tests of {name}"
 ### END HIDDEN TESTS'''
 
-FORM = '''"""TODO: how this correct answer differs from the model answer (a loop, float32, torch, another formula)."""
+FORM = '''"""TODO: how this form of correct answers differs from the model answers (a loop, float32, torch, ...)."""
+'''
 
+FORM_ANSWER = '''
 
 def {name}({args}):
     raise NotImplementedError("TODO: a correct answer, written another way than the model answer")
@@ -91,26 +96,20 @@ def prefix_of(answer: str) -> str:
     return answer.split("_", 1)[0]
 
 
-def answers_folder(root: Path, kind: str, answer: str) -> Path:
-    """Where the other answers of ``kind`` ("correct" or "wrong") to ``answer`` live: tests/chNN/<kind>_solutions/."""
-    return root / "tests" / prefix_of(answer) / f"{kind}_solutions" / answer
-
-
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
     ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
-    taken = [folder for kind in ("correct", "wrong") if (folder := answers_folder(root, kind, answer)).exists()]
-    if answer in ids or taken:
-        raise ValueError(f"the question {answer} exists already (a cell or tests/{prefix_of(answer)}/*/{answer}): "
-                         "choose another NAME")
+    if answer in ids or any(answer_files(root / "tests", kind, answer) for kind in ANSWER_KINDS):
+        raise ValueError(f"the question {answer} exists already (a cell, or its answers in tests/{prefix_of(answer)}/):"
+                         " choose another NAME")
     if not points.isdigit() or int(points) < 1:
         raise ValueError(f"POINTS={points!r} must be a whole number of points, 1 or more")
     return int(points)
 
 
 def add_question(root: Path, assignment: str, name: str, points: str, args: str = "x") -> list[Path]:
-    """Append the question's cells to the assignment's notebook and write its solution folders; what was written."""
+    """Append the question's cells to its notebook and its other answers to the tests; return the files written."""
     path = notebook_of(root, assignment)
     nb = nbformat.read(str(path), as_version=4)
     prefix = assignment.split("_", 1)[0]
@@ -127,13 +126,15 @@ def add_question(root: Path, assignment: str, name: str, points: str, args: str 
                  new_code_cell(CHECK.format(name=name), metadata=nbgrader(f"{answer}_check")),
                  new_code_cell(TESTS.format(name=name), metadata=nbgrader(f"{answer}_tests", grade=True, points=worth))]
     nbformat.write(nb, str(path))
-    files = {answers_folder(root, "correct", answer) / "another_form.py": FORM,
-             answers_folder(root, "wrong", answer) / "mistake_one.py": MISTAKE,
-             answers_folder(root, "wrong", answer) / "mistake_two.py": MISTAKE}
-    for file, template in files.items():
-        file.parent.mkdir(parents=True, exist_ok=True)
-        file.write_text(template.format(name=name, args=args), encoding="utf-8")
-    return [path, *files]
+    tests = root / "tests" / prefix
+    form, mistakes = tests / "correct_solutions" / "another_form.py", tests / "wrong_solutions" / answer
+    for folder in (form.parent, mistakes):
+        folder.mkdir(parents=True, exist_ok=True)
+    form.write_text((form.read_text(encoding="utf-8") if form.exists() else FORM)
+                    + FORM_ANSWER.format(name=name, args=args), encoding="utf-8")
+    for file in (mistakes / "mistake_one.py", mistakes / "mistake_two.py"):
+        file.write_text(MISTAKE.format(name=name, args=args), encoding="utf-8")
+    return [path, form, mistakes / "mistake_one.py", mistakes / "mistake_two.py"]
 
 
 def main(argv: list[str] | None = None) -> int:

@@ -8,6 +8,7 @@ it until the sources or the configuration change.
 
 from __future__ import annotations
 
+import ast
 import hashlib
 import json
 import os
@@ -23,16 +24,33 @@ DEFAULT_ROOTS = (Path("exercises"), Path(__file__).resolve().parents[3] / "exerc
 
 
 TODO = re.compile(r"\bTODO\b")  # what `make new-question`'s templates (tools/new_question.py) leave for the author
-ANSWER_KINDS = ("correct", "wrong")  # tests/chNN/<kind>_solutions/<answer cell id>/*.py: other answers to a question
+ANSWER_KINDS = ("correct", "wrong")  # the other answers of a question, beside the course: see answer_files
 SOLUTION = ("### BEGIN SOLUTION", "### END SOLUTION")          # model answer, replaced in the student version
 HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed from the student version
 
 
 def answer_files(tests: Path, kind: str, answer: str) -> list[Path]:
-    """The other answers of ``kind`` (``"correct"``: written another way; ``"wrong"``: a listed mistake) to the
-    question ``answer`` (``ch03_wavelengths``): the ``*.py`` files of ``tests/ch03/<kind>_solutions/ch03_wavelengths/``,
-    in the folder of the chapter's tests."""
-    return sorted((tests / answer.split("_")[0] / f"{kind}_solutions" / answer).glob("*.py"))
+    """The other answers of ``kind`` to the question ``answer`` (``ch03_wavelengths``), in the folder of the chapter's
+    tests. ``"wrong"``: one listed mistake a file, ``tests/ch03/wrong_solutions/ch03_wavelengths/*.py``. ``"correct"``:
+    the forms ``tests/ch03/correct_solutions/<form>.py`` (loops, float32, ...) that define its function,
+    ``wavelengths``; a form answers every question of its assignment that it applies to (see :func:`answer_source`)."""
+    chapter, function = answer.split("_", 1)
+    if kind == "wrong":
+        return sorted((tests / chapter / "wrong_solutions" / answer).glob("*.py"))
+    return [path for path in sorted((tests / chapter / "correct_solutions").glob("*.py"))
+            if any(isinstance(node, ast.FunctionDef) and node.name == function
+                   for node in ast.parse(path.read_text(encoding="utf-8")).body)]
+
+
+def answer_source(form: Path, answer: str) -> str:
+    """The answer to ``answer`` in the correct form ``form``, as a student's cell would hold it: the file less its
+    functions that answer other questions (the docstring, imports, classes and ``_private`` helpers stay)."""
+    text, function = form.read_text(encoding="utf-8"), answer.split("_", 1)[1]
+    body, dropped = ast.parse(text).body, set()
+    for index, node in enumerate(body):  # a function goes with the lines between it and what comes before
+        if isinstance(node, ast.FunctionDef) and node.name != function and not node.name.startswith("_"):
+            dropped.update(range(body[index - 1].end_lineno if index else 0, node.end_lineno))
+    return "".join(line for number, line in enumerate(text.splitlines(keepends=True)) if number not in dropped)
 
 
 def nbgrader_meta(cell) -> dict:
@@ -94,7 +112,7 @@ class Course:
         its source notebook, or in one of its other answers (:func:`answer_files`, beside the course)."""
         import nbformat
 
-        found = []
+        found, tests = [], self.root.parent / "tests"
         for assignment, notebooks in self.assignments().items():
             for notebook in notebooks:
                 question = "(before the first question)"
@@ -104,10 +122,10 @@ class Course:
                     where = f"{assignment}/{notebook}.ipynb, question {question}"
                     if TODO.search(cell.source):
                         found.append(f"{where}: cell {grade_id(cell) or f'number {index + 1}'}")
-                    answers = [path for kind in ANSWER_KINDS if nbgrader_meta(cell).get("solution") and grade_id(cell)
-                               for path in answer_files(self.root.parent / "tests", kind, grade_id(cell))]
-                    found += [f"{where}: {path.relative_to(self.root.parent)}" for path in answers
-                              if TODO.search(path.read_text(encoding="utf-8"))]
+                    answer = grade_id(cell) if nbgrader_meta(cell).get("solution") else None
+                    found += [f"{where}: {path.relative_to(self.root.parent)}" for kind in ANSWER_KINDS if answer
+                              for path in answer_files(tests, kind, answer) if TODO.search(
+                                  answer_source(path, answer) if kind == "correct" else path.read_text("utf-8"))]
         return found
 
     def refuse_unfinished(self, doing: str) -> None:

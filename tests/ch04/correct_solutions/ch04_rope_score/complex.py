@@ -1,9 +1,0 @@
-"""Complex numbers: the score is Re(conj(q_m) k_n)/sqrt(2)."""
-
-import numpy as np
-
-
-def rope_score(q, k, m, n, theta):
-    qm = complex(q[0], q[1]) * np.exp(1j * m * theta)
-    kn = complex(k[0], k[1]) * np.exp(1j * n * theta)
-    return (np.conj(qm) * kn).real / np.sqrt(2)

@@ -1,0 +1,19 @@
+"""scipy.linalg: rebuild with toeplitz, or with circulant (which takes the first column, after refusing a matrix that
+is not square), and compare; circulant(w) is exactly C."""
+
+import numpy as np
+from scipy.linalg import circulant, toeplitz
+
+
+def is_toeplitz(s, tol=1e-9):
+    return bool(np.allclose(toeplitz(s[:, 0], s[0, :]), s, rtol=0, atol=tol))
+
+
+def is_circulant(s, tol=1e-9):
+    if s.shape[0] != s.shape[1]:
+        raise ValueError("only a square matrix can be circulant")
+    return bool(np.allclose(circulant(s[:, 0]), s, rtol=0, atol=tol))
+
+
+def circular_convolution_matrix(w):
+    return circulant(w)
