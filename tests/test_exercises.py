@@ -3,7 +3,7 @@
 The fast tests here grade one answer at a time as the grader does, without nbgrader: the set-up cells,
 the answer and its self-check (the locked, ungraded cell under it) run in a process of their own, a
 stand-in for the student's kernel, and the hidden tests run here with the grader's own
-:func:`posenc_grader.hidden.run`, calling into that process for plain data. The slow ones use nbgrader
+:func:`posenc_grader.hidden.run`, calling into that process for wire data. The slow ones use nbgrader
 itself: the source notebooks must validate with full marks, and the committed student versions must be
 what nbgrader generates today. ``tests/test_grading.py`` grades whole notebooks, right, blank, wrong and
 broken, through the pipeline.
@@ -28,7 +28,7 @@ import scipy.special  # noqa: F401 -- rather than once in each: the other correc
 import torch
 
 from posenc.book.answers import SelfCheckFailed
-from posenc_grader import hidden, plain, samples
+from posenc_grader import hidden, samples, wire
 from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -68,7 +68,7 @@ def correct_solutions(answer: str) -> list[Path]:
 
 def _serve(connection, sources: list[str]) -> None:
     """The student's side: run ``sources`` as cells (a failing cell does not stop the others), then answer
-    requests, in JSON, to run a cell or to call a function as :func:`posenc_grader.plain.answer` does."""
+    requests, in JSON, to run a cell or to call a function as :func:`posenc_grader.wire.answer` does."""
     torch.set_num_threads(1)  # a forked child must not use the OpenMP threads the parent's torch may have started
     namespace: dict = {"__name__": "__main__"}
     for source in sources:
@@ -77,7 +77,7 @@ def _serve(connection, sources: list[str]) -> None:
     while True:
         request = json.loads(connection.recv_bytes())
         if "call" in request:
-            reply = plain.answer(namespace, request["call"], request["request"])
+            reply = wire.answer(namespace, request["call"], request["request"])
         else:
             out = io.StringIO()
             try:

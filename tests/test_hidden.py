@@ -1,4 +1,4 @@
-"""Hidden tests beside the kernel: plain data across the wall (posenc_grader.plain), and the tests' own run
+"""Hidden tests beside the kernel: data on the wire (posenc_grader.wire), and the tests' own run
 (posenc_grader.hidden). Whole notebooks are graded through the same code in tests/test_grading.py."""
 
 from __future__ import annotations
@@ -11,11 +11,11 @@ import numpy as np
 import pytest
 import torch
 
-from posenc_grader import hidden, plain
+from posenc_grader import hidden, wire
 
 
 class Foo:
-    """Not plain data, however number-like it pretends to be."""
+    """Not wire data, however number-like it pretends to be."""
 
     def __float__(self):
         return 1.0
@@ -23,7 +23,7 @@ class Foo:
 
 def across(value):
     """``value`` packed on one side of the wall, sent as JSON text, and unpacked on the other."""
-    return plain.unpack(json.loads(json.dumps(plain.pack(value))))
+    return wire.unpack(json.loads(json.dumps(wire.pack(value))))
 
 
 @pytest.mark.parametrize("value", [None, True, False, 0, -7, 2**80, "text", 0.1, -0.0, 1e308, 1 + 2j,
@@ -62,8 +62,8 @@ def test_scalars_subclasses_and_tensors_cross_as_plain_numbers_and_arrays():
     ([Foo()], "Foo"), (print, "builtin_function_or_method"),
 ])
 def test_anything_else_is_not_plain_and_named(value, kind):
-    with pytest.raises(plain.NotPlain) as refused:
-        plain.pack(value)
+    with pytest.raises(wire.NotWireData) as refused:
+        wire.pack(value)
     assert kind in refused.value.kind
 
 
@@ -75,7 +75,7 @@ def test_anything_else_is_not_plain_and_named(value, kind):
 ])
 def test_unpacking_refuses_whatever_pack_cannot_have_made(data):
     with pytest.raises(ValueError):
-        plain.unpack(data)
+        wire.unpack(data)
 
 
 def test_a_call_in_the_kernel_answers_with_plain_data_or_names_what_went_wrong():
@@ -87,21 +87,21 @@ def test_a_call_in_the_kernel_answers_with_plain_data_or_names_what_went_wrong()
     namespace = {"rotate": rotate, "odd": lambda: Foo(), "leave": lambda: exit(3)}
 
     def request(*args, **kwargs):
-        return json.loads(json.dumps({"args": plain.pack(list(args)), "kwargs": plain.pack(list(kwargs.items()))}))
+        return json.loads(json.dumps({"args": wire.pack(list(args)), "kwargs": wire.pack(list(kwargs.items()))}))
 
-    answer = plain.answer(namespace, "rotate", request(np.array([1.0, 0.0]), angle=np.pi / 2))
-    assert np.allclose(plain.unpack(answer["value"]), [0.0, 1.0])
-    assert plain.answer(namespace, "rotate", request([1.0, 0.0], angle=-1.0)) == {
+    answer = wire.answer(namespace, "rotate", request(np.array([1.0, 0.0]), angle=np.pi / 2))
+    assert np.allclose(wire.unpack(answer["value"]), [0.0, 1.0])
+    assert wire.answer(namespace, "rotate", request([1.0, 0.0], angle=-1.0)) == {
         "raised": "ValueError", "message": "angles are positive here"}
-    assert plain.answer(namespace, "odd", request()) == {"returned": "Foo"}
-    assert plain.answer(namespace, "leave", request())["raised"] == "SystemExit"
-    assert plain.answer(namespace, "missing", request())["raised"] == "NameError"
+    assert wire.answer(namespace, "odd", request()) == {"returned": "Foo"}
+    assert wire.answer(namespace, "leave", request())["raised"] == "SystemExit"
+    assert wire.answer(namespace, "missing", request())["raised"] == "NameError"
 
 
 def kernel(functions: dict):
     """A stand-in for the kernel's side of :func:`posenc_grader.hidden.run`, in this process (no wall)."""
     def call(name, request):
-        return json.loads(json.dumps(plain.answer(functions, name, request)))
+        return json.loads(json.dumps(wire.answer(functions, name, request)))
     return call
 
 

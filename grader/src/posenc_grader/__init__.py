@@ -12,7 +12,7 @@ The pipeline, one module per step:
    of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`), as many at a
    time as there are cores; the student's code runs only
    in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`, and the hidden tests only outside
-   it (:mod:`~posenc_grader.hidden`), on plain data (:mod:`~posenc_grader.plain`);
+   it (:mod:`~posenc_grader.hidden`), on wire data (:mod:`~posenc_grader.wire`);
 4. :mod:`~posenc_grader.records` merges the scores into the class gradebook (in ``OUT_DIR/instructor_only``),
    renders each feedback page from it (:mod:`~posenc_grader.feedback`, into ``OUT_DIR/hand_back``) and writes
    ``grades.csv``; :mod:`~posenc_grader.refresh` does the last two again after grading by hand;

@@ -7,7 +7,7 @@ helper functions, imports). When grading, :class:`~posenc_grader.execute.Grading
 visible part in the student's kernel and the hidden part here, with :func:`run`: in the grading process,
 where no student code ever runs, in a fresh namespace that holds numpy as ``np`` and, under the name of
 each answer function of the notebook, a stand-in. Calling a stand-in calls the student's function in the
-kernel on the test's arguments and gives back plain data (:mod:`posenc_grader.plain`): numbers, text,
+kernel on the test's arguments and gives back wire data (:mod:`posenc_grader.wire`): numbers, text,
 numpy arrays rebuilt from bytes, and tuples and lists of them; an exception the function raised is raised
 again here by its type name, with its message. The expected values never exist in the kernel, and nothing
 that comes back from it can run code here, so a student's code can neither read the expected values nor
@@ -34,7 +34,7 @@ from typing import NamedTuple
 import numpy as np
 from nbformat import NotebookNode
 
-from . import plain
+from . import wire
 from .course import HIDDEN_TESTS, nbgrader_meta
 
 #: The file name the hidden tests are compiled under: the frames of their code, helper functions included.
@@ -43,8 +43,8 @@ FILENAME = "<hidden tests>"
 MESSAGE_ARGUMENTS = ("err_msg", "msg")
 #: The media type of a call's answer, as the kernel displays it.
 MIME = "application/vnd.posenc-grader.answer+json"
-PLAIN_SOURCE = Path(plain.__file__).read_text(encoding="utf-8")
-#: What a probe cell runs in the kernel: the source of :mod:`posenc_grader.plain`, then one call, displayed.
+WIRE_SOURCE = Path(wire.__file__).read_text(encoding="utf-8")
+#: What a probe cell runs in the kernel: the source of :mod:`posenc_grader.wire`, then one call, displayed.
 CALL = """def _posenc_grader_call(scope={{}}):
     exec({source}, scope)
     import IPython.display, json
@@ -94,7 +94,7 @@ def answer_functions(nb: NotebookNode) -> list[str]:
 
 def call_code(name: str, request: dict) -> str:
     """The code that calls the kernel's ``name`` on ``request`` and displays the answer under :data:`MIME`."""
-    return CALL.format(source=repr(PLAIN_SOURCE), mime=repr(MIME), name=repr(name), request=repr(json.dumps(request)))
+    return CALL.format(source=repr(WIRE_SOURCE), mime=repr(MIME), name=repr(name), request=repr(json.dumps(request)))
 
 
 def answer_in(outputs: list) -> dict | None:
@@ -122,9 +122,9 @@ def _exception(ename: str, message: str, base: str = "Exception") -> Exception:
 
 
 class Answer:
-    """The student's function ``name``: calling it calls the kernel's, on plain data, through ``call``.
+    """The student's function ``name``: calling it calls the kernel's, on wire data, through ``call``.
 
-    ``call(name, request)`` returns the answer dict of :func:`posenc_grader.plain.answer`, or None when
+    ``call(name, request)`` returns the answer dict of :func:`posenc_grader.wire.answer`, or None when
     the kernel displayed none; it raises :class:`Stop` when the kernel timed out or died.
     """
 
@@ -136,16 +136,16 @@ class Answer:
 
     def __call__(self, *args, **kwargs):
         try:
-            request = {"args": plain.pack(list(args)), "kwargs": plain.pack([[k, v] for k, v in kwargs.items()])}
-        except plain.NotPlain as refused:
+            request = {"args": wire.pack(list(args)), "kwargs": wire.pack([[k, v] for k, v in kwargs.items()])}
+        except wire.NotWireData as refused:
             raise TypeError(f"the hidden tests passed {_a(refused.kind)} to {self.name}: only numbers, text, "
                             "arrays (numpy or torch) and tuples or lists of them reach the student's kernel") from None
         answer = self._call(self.name, request)
         if answer and "value" in answer:
             try:
-                return plain.unpack(answer["value"])
+                return wire.unpack(answer["value"])
             except (ValueError, TypeError, KeyError):
-                raise AssertionError(f"{self.name} returned something that is not plain data") from None
+                raise AssertionError(f"{self.name} returned something that is not wire data") from None
         if answer and "returned" in answer:
             raise AssertionError(f"{self.name} returned {_a(str(answer['returned']))}, expected numbers, "
                                  "arrays (numpy or torch) or a tuple of them")
@@ -158,7 +158,7 @@ class Answer:
 
 def _said(error: AssertionError) -> str:
     """The message the author of the hidden tests gave the assertion that failed: the error's own when the tests'
-    code (or this module, for an answer that is not plain data) raised it, else the ``err_msg`` or ``msg`` of the
+    code (or this module, for an answer that is not wire data) raised it, else the ``err_msg`` or ``msg`` of the
     function the tests called, which raised it with the values it compared."""
     frames = [frame for frame, _ in traceback.walk_tb(error.__traceback__)]
     ours = [i for i, frame in enumerate(frames) if frame.f_code.co_filename == FILENAME]

@@ -1,7 +1,7 @@
-"""Plain data across the wall between a student's kernel and the grader: numbers, text, and arrays as bytes.
+"""Data on the wire between a student's kernel and the grader: numbers, text, and arrays as bytes.
 
 The hidden tests run outside the student's kernel (:mod:`posenc_grader.hidden`) and call the student's
-functions in it. What crosses the wall, both ways, is JSON made of plain values only, so that no object
+functions in it. What crosses the wall, both ways, is JSON made of numbers, text and arrays only, so that no object
 of the student's ever reaches the process where the expected values are:
 
 - ``None``, ``True``/``False``, text, and integers as themselves; tuples as ``{"tuple": [...]}``, lists as
@@ -15,7 +15,7 @@ of the student's ever reaches the process where the expected values are:
 :func:`pack` makes that form and :func:`unpack` reads it back, refusing anything else (an unknown key, an
 object dtype, bytes that do not fill the shape, more than :data:`MAX_BYTES`). Inside the kernel,
 :func:`answer` calls one function on unpacked arguments and packs what it returns, or names what it
-raised, or the kind of object it returned when that is not plain data. Both sides run this module: the
+raised, or the kind of object it returned when that is not wire data. Both sides run this module: the
 grader imports it, and the kernel is sent its source with every call (the kernel's sandbox does not
 hold the grader's package). It needs nothing but the standard library and numpy.
 """
@@ -35,8 +35,8 @@ MAX_DEPTH = 8            # tuples and lists inside each other
 MAX_ITEMS = 100_000      # entries of one tuple or list
 
 
-class NotPlain(ValueError):
-    """A value that is not plain data: it names the kind of object found."""
+class NotWireData(ValueError):
+    """A value that is not wire data: it names the kind of object found."""
 
     def __init__(self, kind: str):
         super().__init__(kind)
@@ -48,9 +48,9 @@ def _array(value) -> dict:
     array = np.asarray(value)
     array = array.astype(array.dtype.newbyteorder("<"), copy=False)
     if array.dtype.str not in DTYPES:
-        raise NotPlain(f"array of {array.dtype} values")
+        raise NotWireData(f"array of {array.dtype} values")
     if array.nbytes > MAX_BYTES:
-        raise NotPlain(f"array of {array.nbytes:,} bytes (at most {MAX_BYTES:,})")
+        raise NotWireData(f"array of {array.nbytes:,} bytes (at most {MAX_BYTES:,})")
     data = base64.b64encode(np.ascontiguousarray(array).tobytes()).decode("ascii")
     return {"array": data, "dtype": array.dtype.str, "shape": list(array.shape)}
 
@@ -64,11 +64,11 @@ def _tensor(value) -> dict:
 
 
 def pack(value, depth: int = 0):
-    """``value`` as plain JSON (see the module's documentation), or :class:`NotPlain` naming what it is."""
+    """``value`` as wire JSON (see the module's documentation), or :class:`NotWireData` naming what it is."""
     kind = type(value)
     if value is None or kind in (bool, str):
         if kind is str and len(value) > MAX_BYTES:
-            raise NotPlain(f"text of {len(value):,} characters")
+            raise NotWireData(f"text of {len(value):,} characters")
         return value
     if kind is int:
         return value if -2**63 <= value < 2**63 else {"int": str(value)}
@@ -85,7 +85,7 @@ def pack(value, depth: int = 0):
     if kind in (tuple, list) and depth < MAX_DEPTH and len(value) <= MAX_ITEMS:
         items = [pack(item, depth + 1) for item in value]
         return {"tuple": items} if kind is tuple else items
-    raise NotPlain(kind.__name__ if kind not in (tuple, list) else f"{kind.__name__} too long or too deep")
+    raise NotWireData(kind.__name__ if kind not in (tuple, list) else f"{kind.__name__} too long or too deep")
 
 
 def unpack(data, depth: int = 0):
@@ -95,11 +95,11 @@ def unpack(data, depth: int = 0):
     if type(data) is str and len(data) <= MAX_BYTES:
         return data
     if depth >= MAX_DEPTH:
-        raise ValueError("plain data nested too deep")
+        raise ValueError("wire data nested too deep")
     if type(data) is list and len(data) <= MAX_ITEMS:
         return [unpack(item, depth + 1) for item in data]
     if type(data) is not dict or len(data) not in (1, 3):
-        raise ValueError(f"not plain data: {type(data).__name__}")
+        raise ValueError(f"not wire data: {type(data).__name__}")
     if "float" in data:
         return float.fromhex(str(data["float"]))
     if "complex" in data:
@@ -111,13 +111,13 @@ def unpack(data, depth: int = 0):
         return tuple(unpack(data["tuple"], depth + 1))
     if set(data) == {"array", "dtype", "shape"}:
         return _unpack_array(data)
-    raise ValueError(f"not plain data: keys {sorted(map(str, data))}")
+    raise ValueError(f"not wire data: keys {sorted(map(str, data))}")
 
 
 def _unpack_array(data: dict) -> np.ndarray:
     """A fresh, writable numpy array from dtype, shape and base64 bytes that must fill it exactly."""
     if data["dtype"] not in DTYPES:
-        raise ValueError(f"an array of dtype {data['dtype']!r} is not plain data")
+        raise ValueError(f"an array of dtype {data['dtype']!r} is not wire data")
     shape = data["shape"]
     if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
         raise ValueError("an array's shape must be a list of counts")
@@ -132,10 +132,10 @@ def _unpack_array(data: dict) -> np.ndarray:
 
 
 def answer(namespace: dict, name: str, request: dict) -> dict:
-    """In the kernel: call ``namespace[name]`` on the unpacked ``request``; its result as plain data.
+    """In the kernel: call ``namespace[name]`` on the unpacked ``request``; its result as wire data.
 
     Returns ``{"value": ...}``, or ``{"raised": exception type name, "message": ...}`` when the call
-    raised (an interrupt passes through), or ``{"returned": kind}`` when the result is not plain data.
+    raised (an interrupt passes through), or ``{"returned": kind}`` when the result is not wire data.
     """
     function = namespace.get(name)
     if function is None:
@@ -150,7 +150,7 @@ def answer(namespace: dict, name: str, request: dict) -> dict:
         return answer if builtin is type(error) else {**answer, "builtin": builtin.__name__}  # a subclass: its base
     try:
         return {"value": pack(value)}
-    except NotPlain as refused:
+    except NotWireData as refused:
         return {"returned": refused.kind}
-    except Exception as error:  # an object whose conversion fails is not plain data either
+    except Exception as error:  # an object whose conversion fails is not wire data either
         return {"returned": f"{type(value).__name__} ({type(error).__name__} when read)"}
