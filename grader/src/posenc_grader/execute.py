@@ -17,10 +17,10 @@ keeps nbgrader's rule and contains those cells:
   kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
   graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
 - each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc_grader.integrity` is checked and removed;
-- a test cell's hidden tests do not run in the kernel: its visible part (the self-check) does, and then
-  its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each call of an answer
-  function a probe cell in the kernel that hands back plain data; a failure is written into the test
+- the integrity canary appended by :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept;
+- a test cell's hidden tests do not run in the kernel: its visible part (a comment; the self-check is a cell
+  of its own) does, and then its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each
+  call of an answer function a probe cell in the kernel that hands back wire data; a failure is written into the test
   cell as an error output, first, so that nbgrader scores the cell zero.
 
 What happened is written as JSON to ``report_path`` for the worker to read.
@@ -148,7 +148,7 @@ class GradingExecute(Execute):
         self.restarts, self.gave_up = 0, False
         try:
             nb, resources = super().preprocess(nb, resources, km)
-            nb.cells, canary_ok = integrity.check_canary(nb.cells)
+            nb.cells, canary_ok = integrity.without_canary(nb.cells)
             self.events.append({"kind": "canary", "ok": None if self.gave_up else canary_ok})
         finally:
             if self.report_path:

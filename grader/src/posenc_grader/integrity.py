@@ -42,7 +42,7 @@ def is_canary(cell: NotebookNode) -> bool:
     return CANARY in cell.get("metadata", {})
 
 
-def check_canary(cells: list) -> tuple[list, bool]:
+def without_canary(cells: list) -> tuple[list, bool]:
     """Remove the canary cells; True if each one failed with its own token, as an untouched kernel does."""
     kept, ok, seen = [], True, False
     for cell in cells:
