@@ -100,9 +100,9 @@ def refresh(root: Path, path: Path) -> list[str]:
             cases = cases(np.random.default_rng(zlib.crc32(name.encode()))) if callable(cases) else cases
         if not cases:
             raise ValueError(f"{answer}_check: no inputs; write the argument tuples to try, such as [(8, 10000.0)]")
-        listed = mistakes(root, setup, answer, name)
-        stored = answers.store(cases, defined(setup, model_answers[answer], name), listed)
-        _validate(answer, stored, keywords, defined(setup, model_answers[answer], name), listed)
+        model, listed = defined(setup, model_answers[answer], name), mistakes(root, setup, answer, name)
+        stored = answers.store(cases, model, listed)
+        _validate(answer, stored, keywords, model, listed)
         source = render(name, stored, keywords)
         if source != cell.source:
             cell.source, changed = source, [*changed, answer]

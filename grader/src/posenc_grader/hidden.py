@@ -145,7 +145,8 @@ class Answer:
             try:
                 return wire.unpack(answer["value"])
             except (ValueError, TypeError, KeyError):
-                raise AssertionError(f"{self.name} returned something that is not wire data") from None
+                raise AssertionError(f"{self.name} returned something the grader cannot read back: return numbers, "
+                                     "arrays (numpy or torch) or a tuple of them") from None
         if answer and "returned" in answer:
             raise AssertionError(f"{self.name} returned {_a(str(answer['returned']))}, expected numbers, "
                                  "arrays (numpy or torch) or a tuple of them")
