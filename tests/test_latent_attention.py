@@ -1,11 +1,13 @@
 """Multi-head latent attention: the absorbed scores against a loop over heads and pairs written with explicit
-rotation matrices, and against transformers' DeepSeek-V3 attention; what the rotary part can and cannot see."""
+rotation matrices, and against transformers' DeepSeek-V2 and DeepSeek-V3 attention."""
 
 import numpy as np
+import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from transformers import DeepseekV3Config
+from transformers import DeepseekV2Config, DeepseekV3Config
+from transformers.models.deepseek_v2.modeling_deepseek_v2 import DeepseekV2Attention, DeepseekV2RotaryEmbedding
 from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention, DeepseekV3RotaryEmbedding
 
 from posenc.attention import softmax
@@ -47,18 +49,28 @@ def test_torch_inputs_are_read_as_numbers():
     np.testing.assert_allclose(mla_scores(*(torch.from_numpy(a) for a in arrays)), mla_scores(*arrays), atol=1e-12)
 
 
-def test_mla_scores_are_deepseek_v3s_attention_weights():
-    config = DeepseekV3Config(hidden_size=32, num_attention_heads=3, num_key_value_heads=3, q_lora_rank=None,
-                              kv_lora_rank=16, qk_nope_head_dim=8, qk_rope_head_dim=4, v_head_dim=6,
-                              attn_implementation="eager", rope_parameters={"rope_type": "default",
-                                                                            "rope_theta": 10000.0})
-    torch.manual_seed(0)
-    layer = DeepseekV3Attention(config, layer_idx=0).double()
-    n = 10
-    x = torch.randn(1, n, 32, dtype=torch.float64)
+def rotary_v2(config, x, n):  # DeepSeek-V2 turns its pairs as complex numbers: e^(i m theta_j)
+    return DeepseekV2RotaryEmbedding(config)(x, torch.arange(n)[None])
+
+
+def rotary_v3(config, x, n):  # DeepSeek-V3: cos and sin, its rotary part stored interleaved
     cos, sin = DeepseekV3RotaryEmbedding(config)(x, torch.arange(n)[None])
+    return cos.double(), sin.double()
+
+
+@pytest.mark.parametrize("make_config, make_layer, rotary", [(DeepseekV2Config, DeepseekV2Attention, rotary_v2),
+                                                             (DeepseekV3Config, DeepseekV3Attention, rotary_v3)],
+                         ids=["deepseek_v2", "deepseek_v3"])
+def test_mla_scores_are_deepseeks_attention_weights(make_config, make_layer, rotary):
+    config = make_config(hidden_size=36, num_attention_heads=3, num_key_value_heads=3, q_lora_rank=None,
+                         kv_lora_rank=16, qk_nope_head_dim=8, qk_rope_head_dim=4, v_head_dim=6,
+                         attn_implementation="eager", rope_parameters={"rope_type": "default", "rope_theta": 10000.0})
+    torch.manual_seed(0)
+    layer = make_layer(config, layer_idx=0).double()
+    n = 10
+    x = torch.randn(1, n, 36, dtype=torch.float64)
     causal = torch.full((n, n), -torch.inf, dtype=torch.float64).triu(1)[None, None]
-    _, weights = layer(x, position_embeddings=(cos.double(), sin.double()), attention_mask=causal)
+    _, weights = layer(x, position_embeddings=rotary(config, x, n), attention_mask=causal)
     with torch.no_grad():
         q = layer.q_proj(x).view(n, 3, 12).transpose(0, 1).contiguous()
         latent, k_rope = layer.kv_a_proj_with_mqa(x)[0].split([16, 4], dim=-1)

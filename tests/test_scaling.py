@@ -8,7 +8,7 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from transformers import LlamaConfig, Phi3Config
+from transformers import Llama4TextConfig, LlamaConfig, Phi3Config
 from transformers.modeling_rope_utils import (
     ROPE_INIT_FUNCTIONS,
     _compute_llama3_parameters,
@@ -16,9 +16,9 @@ from transformers.modeling_rope_utils import (
 )
 from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
 
-from posenc.book.ch11 import PHI35_MINI as PHI35
 from posenc.rotary import apply_rope, rope_with_ladder
 from posenc.scaling import (
+    PHI35_MINI,
     dynamic_ntk,
     llama3,
     longrope,
@@ -141,6 +141,20 @@ def test_hugging_faces_llama31_ladder_is_yarns_ramp_from_low_to_high_freq_factor
     np.testing.assert_allclose(llama3(d, s, low, low + width), theirs, rtol=tolerance)
 
 
+def test_llama4_scouts_step_ladder_is_transformers_llama3_type_with_equal_freq_factors():
+    """Llama 4 Scout's released rope_scaling: factor 16, low_freq_factor = high_freq_factor = 1, L0 = 8192, base
+    500,000, head width 128. transformers (with a warning) returns a step: 35 hands kept, the other 29 divided."""
+    config = Llama4TextConfig(hidden_size=5120, num_attention_heads=40, head_dim=128,
+                              rope_parameters={"rope_type": "llama3", "rope_theta": 500_000.0, "factor": 16.0,
+                                               "low_freq_factor": 1.0, "high_freq_factor": 1.0,
+                                               "original_max_position_embeddings": 8192})
+    theirs = ROPE_INIT_FUNCTIONS["llama3"](config)[0].double().numpy()
+    ours = llama3(128, 16.0, 1.0, 1.0, 8192, 500_000.0)
+    np.testing.assert_allclose(ours, theirs, rtol=FLOAT32_LADDER)
+    ratio = ours / np.array(ladder(128, 500_000.0))
+    np.testing.assert_array_equal(ratio, np.where(np.arange(64) < 35, 1.0, 1 / 16))  # by hand: lambda_34 < 8192
+
+
 @pytest.mark.parametrize(("trained", "original"), [(4096, 2048), (8192, 4096)])
 def test_hugging_faces_dynamic_type_reads_the_trained_length_from_max_position_embeddings(trained, original):
     """Chapter 9's L0 for dynamic NTK is transformers' max_position_embeddings; an
@@ -239,20 +253,21 @@ def test_longrope_attention_scale_for_phi3_is_the_root_of_seventeen_twelfths():
 
 
 def phi3_config() -> Phi3Config:
-    return Phi3Config(hidden_size=3072, num_attention_heads=32, max_position_embeddings=PHI35["context"],
-                      original_max_position_embeddings=PHI35["original_context"],
-                      rope_parameters={"rope_type": "longrope", "rope_theta": PHI35["base"],
-                                       "short_factor": list(PHI35["short_factor"]),
-                                       "long_factor": list(PHI35["long_factor"]),
-                                       "original_max_position_embeddings": PHI35["original_context"]})
+    return Phi3Config(hidden_size=3072, num_attention_heads=32, max_position_embeddings=PHI35_MINI["context"],
+                      original_max_position_embeddings=PHI35_MINI["original_context"],
+                      rope_parameters={"rope_type": "longrope", "rope_theta": PHI35_MINI["base"],
+                                       "short_factor": list(PHI35_MINI["short_factor"]),
+                                       "long_factor": list(PHI35_MINI["long_factor"]),
+                                       "original_max_position_embeddings": PHI35_MINI["original_context"]})
 
 
 def phi35_ladder(seq_len: int) -> np.ndarray:
-    return longrope(PHI35["d"], PHI35["short_factor"], PHI35["long_factor"], seq_len, PHI35["original_context"],
-                    PHI35["base"])
+    return longrope(PHI35_MINI["d"], PHI35_MINI["short_factor"], PHI35_MINI["long_factor"], seq_len,
+                    PHI35_MINI["original_context"], PHI35_MINI["base"])
 
 
-PHI35_SCALE = longrope_attention_scale(PHI35["context"] / PHI35["original_context"], PHI35["original_context"])
+PHI35_SCALE = longrope_attention_scale(PHI35_MINI["context"] / PHI35_MINI["original_context"],
+                                       PHI35_MINI["original_context"])
 
 
 @pytest.mark.parametrize("seq_len", [1, 100, 4096, 4097, 20_000, 131_072])
@@ -265,18 +280,18 @@ def test_longrope_is_transformers_longrope_in_both_regimes(seq_len):
 @pytest.mark.verifies("thm-longrope-temperature")
 @pytest.mark.parametrize("length", [2000, 4096, 4097, 9000])
 def test_phi3s_layer_multiplies_cos_and_sin_of_the_ladder_of_its_largest_position_by_the_factor(length):
-    cos, sin = Phi3RotaryEmbedding(phi3_config())(torch.ones(1, 1, length, PHI35["d"]), torch.arange(length)[None])
+    cos, sin = Phi3RotaryEmbedding(phi3_config())(torch.ones(1, 1, length, PHI35_MINI["d"]), torch.arange(length)[None])
     angles = np.outer(np.arange(length), phi35_ladder(length))
     atol = 4 * length * 2.0**-24 * PHI35_SCALE + 1e-6  # float32 angles
-    np.testing.assert_allclose(cos[0, :, : PHI35["d"] // 2].numpy(), PHI35_SCALE * np.cos(angles), atol=atol)
-    np.testing.assert_allclose(sin[0, :, : PHI35["d"] // 2].numpy(), PHI35_SCALE * np.sin(angles), atol=atol)
+    np.testing.assert_allclose(cos[0, :, : PHI35_MINI["d"] // 2].numpy(), PHI35_SCALE * np.cos(angles), atol=atol)
+    np.testing.assert_allclose(sin[0, :, : PHI35_MINI["d"] // 2].numpy(), PHI35_SCALE * np.sin(angles), atol=atol)
 
 
 def test_phi3s_layer_picks_its_ladder_by_the_largest_position_of_each_call():
-    rotary, x = Phi3RotaryEmbedding(phi3_config()), torch.ones(1, 1, 1, PHI35["d"])
+    rotary, x = Phi3RotaryEmbedding(phi3_config()), torch.ones(1, 1, 1, PHI35_MINI["d"])
     prompt_cos, _ = rotary(x, torch.tensor([[10, 4095]]))  # a prompt within L0: the short factors
     decode_cos, _ = rotary(x, torch.tensor([[10, 5000]]))  # a call that reaches past L0: the long factors
     angles = 10 * np.stack([phi35_ladder(4096), phi35_ladder(5001)])
-    np.testing.assert_allclose(torch.stack([prompt_cos[0, 0], decode_cos[0, 0]])[:, :PHI35["d"] // 2].numpy(),
+    np.testing.assert_allclose(torch.stack([prompt_cos[0, 0], decode_cos[0, 0]])[:, :PHI35_MINI["d"] // 2].numpy(),
                                PHI35_SCALE * np.cos(angles), atol=1e-5)
     assert np.abs(np.cos(angles[0]) - np.cos(angles[1])).max() > 0.1  # position 10, turned by two ladders

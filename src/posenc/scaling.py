@@ -95,18 +95,19 @@ def dynamic_ntk(d: int, seq_len: int, original_context: int, base: float = 10000
 
 
 def _ramp_blend(d: int, factor: float, original_context: float, base: float, ramp: dict[str, float],
-                who: str) -> np.ndarray:
+                who: str, step: bool = False) -> np.ndarray:
     r"""Blend :math:`\theta_j` (kept) and :math:`\theta_j/s` (interpolated) by the ramp
     :math:`\gamma(r_j) = \operatorname{clip}\big((r_j - \text{low})/(\text{high} - \text{low}), 0, 1\big)`
-    over the turns :math:`r_j = L_0/\lambda_j`: :math:`\theta'_j = (1-\gamma)\,\theta_j/s + \gamma\,\theta_j`."""
+    over the turns :math:`r_j = L_0/\lambda_j`: :math:`\theta'_j = (1-\gamma)\,\theta_j/s + \gamma\,\theta_j`.
+    With ``step``, low = high is allowed: the ramp's limit, :math:`\gamma = 1` for :math:`r_j > \text{high}`, else 0."""
     (d, base), factor = validation.ladder(d, base, who), _factor(factor, who)
     original_context = validation.real(original_context, "original_context", who, above=0.0)
     (low_name, low), (high_name, high) = ((name, validation.real(value, name, who)) for name, value in ramp.items())
-    if not 0 < low < high:
-        raise ValueError(f"{who}: the ramp needs 0 < {low_name} < {high_name}, got {low_name}={low:g}, "
-                         f"{high_name}={high:g}")
+    if not (0 < low <= high if step else 0 < low < high):
+        raise ValueError(f"{who}: the ramp needs 0 < {low_name} {'<=' if step else '<'} {high_name}, "
+                         f"got {low_name}={low:g}, {high_name}={high:g}")
     turns = original_context / wavelengths(d, base)  # r_j, falling with j
-    gamma = np.clip((turns - low) / (high - low), 0.0, 1.0)
+    gamma = (turns > high).astype(float) if low == high else np.clip((turns - low) / (high - low), 0.0, 1.0)
     theta = frequencies(d, base)
     return (1 - gamma) * theta / factor + gamma * theta
 
@@ -155,10 +156,16 @@ def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_
                               {\text{high\_freq\_factor} - \text{low\_freq\_factor}},
 
     which is YaRN's ramp (:func:`yarn`) with :math:`\alpha` = ``low_freq_factor`` and
-    :math:`\beta` = ``high_freq_factor``, and no change of temperature.
+    :math:`\beta` = ``high_freq_factor``, and no change of temperature. With ``low_freq_factor`` =
+    ``high_freq_factor`` (Llama 4 Scout's released configuration: both 1, ``factor`` 16) there is no ramp, only a
+    step: wavelengths shorter than :math:`L_0/\text{high\_freq\_factor}` are kept and the others divided by
+    ``factor``, as transformers' ``llama3`` rope type computes them.
+
+    >>> int(np.sum(llama3(128, 16, 1, 1) == frequencies(128, 500000.0)))    # Scout: hands kept of 64
+    35
     """
     ramp = {"low_freq_factor": low_freq_factor, "high_freq_factor": high_freq_factor}
-    return _ramp_blend(d, factor, original_context, base, ramp, "llama3")
+    return _ramp_blend(d, factor, original_context, base, ramp, "llama3", step=True)
 
 
 # ---- The reference code's form of YaRN: a ramp linear in the hand index, with rounded bounds ----
@@ -274,14 +281,30 @@ def _rescale_factors(values, name: str, d: int, who: str) -> np.ndarray:
     return factors
 
 
+# Phi-3.5-mini-instruct's released LongRoPE configuration (config.json: rope_scaling, rope_theta, head width 96):
+# the one searched ladder the book reads, in chapter 11 and in the comparisons with transformers' Phi-3 code.
+PHI35_MINI = {
+    "d": 96, "base": 10000.0, "original_context": 4096, "context": 131072,
+    "short_factor": (1.0, 1.02, 1.03, 1.03, 1.05, 1.05, 1.05, 1.05, 1.05, 1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29,
+                     1.34, 1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99, 2.02, 2.02, 2.02, 2.02, 2.02, 2.02, 2.03,
+                     2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84),
+    "long_factor": (1.08, 1.11, 1.14, 1.34, 1.59, 1.6, 1.62, 2.62, 3.23, 3.23, 4.79, 7.4, 7.7, 9.09, 12.2, 17.67,
+                    24.46, 28.57, 30.42, 30.84, 32.59, 32.93, 42.32, 44.96, 50.34, 50.45, 57.55, 57.93, 58.21,
+                    60.14, 62.61, 62.62, 62.71, 63.14, 63.14, 63.77, 63.93, 63.96, 63.97, 64.03, 64.07, 64.08,
+                    64.12, 64.41, 64.48, 64.51, 64.53, 64.84),
+}
+
+
 def longrope_attention_scale(factor: float, original_context: int) -> float:
-    r"""Phi-3's LongRoPE factor on the rotated queries and keys, :math:`\sqrt{1 + \ln s/\ln L_0}` (the choice of
-    Phi-3's code and Hugging Face's; the LongRoPE paper sets its scaling empirically).
+    r"""Phi-3's LongRoPE factor on the rotated queries and keys, :math:`\sqrt{1 + \ln s/\ln L_0}`: the default of
+    the LongRoPE authors' code (``_calc_mscale_su`` in microsoft/LongRoPE), which Phi-3's code and Hugging Face's use.
 
     Here :math:`s` is the context's growth (Phi-3: ``max_position_embeddings / original_max_position_embeddings``)
-    and :math:`L_0` the original context. Both queries and keys are multiplied by it, so every logit is
-    multiplied by :math:`1 + \ln s/\ln L_0 = \ln(sL_0)/\ln L_0`: the log of the new context over the log of
-    the old one. Hugging Face applies it at every length, short inputs included.
+    and :math:`L_0` the original context. Hugging Face multiplies the cosines and sines by it, so every rotated
+    coordinate of the queries and keys is multiplied by it and, where the whole head rotates (Phi-3), every
+    logit by :math:`1 + \ln s/\ln L_0 = \ln(sL_0)/\ln L_0`: the log of the new context over the log of the old
+    one. Under partial rotary only the rotated part of each logit is multiplied. Hugging Face applies it at every
+    length, short inputs included.
 
     >>> round(longrope_attention_scale(32, 4096), 6)    # sqrt(1 + 5/12)
     1.190238
