@@ -216,9 +216,10 @@ def test_no_template_of_a_new_question_is_left_unfinished():
     assert COURSE.unfinished() == [], "replace the TODOs of the new question's templates (the guide says how)"
 
 
-def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_path):
-    for part in ("exercises/source/ch03_ladder", "appendix", "tests"):
+def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_is_checked_once_written(tmp_path):
+    for part in ("exercises/source/ch03_ladder", "appendix"):
         (tmp_path / part).mkdir(parents=True)
+    shutil.copytree(TESTS / "ch03", tmp_path / "tests" / "ch03", ignore=shutil.ignore_patterns("__pycache__"))
     (tmp_path / "chapters").mkdir()
     (tmp_path / "chapters" / "03_ladder_of_frequencies.ipynb").touch()
     source = tmp_path / "exercises" / "source" / "ch03_ladder" / "ladder.ipynb"
@@ -226,6 +227,7 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     (tmp_path / "appendix" / "exercises.md").write_text("# Exercises\n\n" + "\n".join(exercise_table.HEADER) + "\n")
     before = nbformat.read(str(source), as_version=4)
     number = max(int(m.group(1)) for c in before.cells if (m := re.match(r"## (\d+)\.", c.source)))
+    assert new_question.main(["ch03_ladder", "wavelengths", "--root", str(tmp_path)]) == 0, "a question written passes"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--args", "d, base=10000.0",
                               "--root", str(tmp_path)]) == 0
     nb = nbformat.read(str(source), as_version=4)
@@ -247,6 +249,8 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points(tmp_p
     assert answer_files(tmp_path / "tests", "correct", "ch03_whole_turns") == [form]
     assert "half_turns" not in answer_source(form, "ch03_whole_turns")
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "nothing is stored while a TODO is left"
+    assert new_question.main(["ch03_ladder", "half_turns", "--root", str(tmp_path)]) == 2, "nor checked"
+    assert new_question.main(["ch03_ladder", "quarter_turns", "--root", str(tmp_path)]) == 2, "no such question"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
     assert new_question.main(["ch3", "other", "2", "--root", str(tmp_path)]) == 2
 
