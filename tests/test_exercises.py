@@ -15,7 +15,6 @@ from __future__ import annotations
 import ast
 import contextlib
 import copy
-import io
 import json
 import multiprocessing
 import re
@@ -59,36 +58,34 @@ def cell(nb, grade_id: str):
     return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
 
 
-def _serve(connection, sources: list[str]) -> None:
-    """The student's side: run ``sources`` as cells, then answer requests, in JSON, to call a function as
-    :func:`posenc_grader.wire.answer` does."""
+def _serve(connection, setup: list[str], source: str) -> None:
+    """The student's side: run the cells, then answer calls, in JSON, as :func:`posenc_grader.wire.answer` does."""
     torch.set_num_threads(1)  # a forked child must not use the OpenMP threads the parent's torch may have started
-    namespace: dict = {"__name__": "__main__"}
-    with contextlib.redirect_stdout(io.StringIO()):
-        for source in sources:
-            exec(source, namespace)
+    namespace = self_checks.cells_run(setup, source)
     while True:
         name, request = json.loads(connection.recv_bytes())
         connection.send_bytes(json.dumps(wire.answer(namespace, name, request)).encode())
 
 
-class Kernel:
-    """A stand-in for a student's kernel: a forked process that runs the student's cells and answers calls."""
+@contextlib.contextmanager
+def kernel(setup: list[str], source: str):
+    """A stand-in for a student's kernel, a forked process that runs the set-up cells and the answer ``source``; yields
+    the function that calls into it, as :func:`posenc_grader.hidden.run` wants."""
+    context = multiprocessing.get_context("fork")
+    connection, child = context.Pipe()
+    process = context.Process(target=_serve, args=(child, setup, source), daemon=True)
+    process.start()
 
-    def __init__(self, sources: list[str]):
-        context = multiprocessing.get_context("fork")
-        self.connection, child = context.Pipe()
-        self.process = context.Process(target=_serve, args=(child, sources), daemon=True)
-        self.process.start()
+    def call(name: str, request: dict) -> dict:
+        connection.send_bytes(json.dumps([name, request]).encode())
+        assert connection.poll(60), f"the student's process did not answer a call of {name} within 60 s"
+        return json.loads(connection.recv_bytes())
 
-    def call(self, name: str, request: dict) -> dict:
-        self.connection.send_bytes(json.dumps([name, request]).encode())
-        assert self.connection.poll(60), f"the student's process did not answer a call of {name} within 60 s"
-        return json.loads(self.connection.recv_bytes())
-
-    def close(self) -> None:
-        self.process.kill()
-        self.process.join()
+    try:
+        yield call
+    finally:
+        process.kill()
+        process.join()
 
 
 # ---------------------------------------------------------------- structure of the course
@@ -314,16 +311,12 @@ def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key, kin
     """The cheats of tests/cheats.py silence the self-checks and try to read the expected values: one student answers
     every question of the notebook with the cheat ``kind``, in a kernel of its own."""
     nb, passed = SOURCES[key], []
-    kernel = Kernel([*self_checks.setup_cells(nb), cheats.cheat(kind, hidden.answer_functions(nb))])
-    try:
+    with kernel(self_checks.setup_cells(nb), cheats.cheat(kind, hidden.answer_functions(nb))) as call:
         for answer in samples.autograded_answers(nb):
-            failure = hidden.run(hidden.split(cell(nb, f"{answer}_tests").source)[1], hidden.answer_functions(nb),
-                                 kernel.call)
+            failure = hidden.run(hidden.split(cell(nb, f"{answer}_tests").source)[1], hidden.answer_functions(nb), call)
             if failure is None or kind in ("frames", "inspect", "gc", "globals") and not re.search(
                     r"returned an? Anything, expected", failure.message):
                 passed.append(f"{answer}: {failure}")
-    finally:
-        kernel.close()
     assert not passed, f"{kind} was not caught as it must be: {passed}"
 
 
