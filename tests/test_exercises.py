@@ -58,26 +58,27 @@ def cell(nb, grade_id: str):
     return next(c for c in nb.cells if nbgrader_meta(c).get("grade_id") == grade_id)
 
 
-def _serve(connection, setup: list[str], source: str) -> None:
-    """The student's side: run the cells, then answer calls, in JSON, as :func:`posenc_grader.wire.answer` does."""
+def _serve(connection, setup: list[str], answers: dict[str, str]) -> None:
+    """The students' side: run the set-up cells and each of ``answers`` in a namespace of its own, then answer calls
+    ``[which answer, function name, request]``, in JSON, as :func:`posenc_grader.wire.answer` does."""
     torch.set_num_threads(1)  # a forked child must not use the OpenMP threads the parent's torch may have started
-    namespace = self_checks.cells_run(setup, source)
+    namespaces = {which: self_checks.cells_run(setup, source) for which, source in answers.items()}
     while True:
-        name, request = json.loads(connection.recv_bytes())
-        connection.send_bytes(json.dumps(wire.answer(namespace, name, request)).encode())
+        which, name, request = json.loads(connection.recv_bytes())
+        connection.send_bytes(json.dumps(wire.answer(namespaces[which], name, request)).encode())
 
 
 @contextlib.contextmanager
-def kernel(setup: list[str], source: str):
-    """A stand-in for a student's kernel, a forked process that runs the set-up cells and the answer ``source``; yields
-    the function that calls into it, as :func:`posenc_grader.hidden.run` wants."""
+def kernel(setup: list[str], answers: dict[str, str]):
+    """A stand-in for the students' kernels, a forked process that runs the set-up cells and each of ``answers``;
+    yields ``call(which answer, function name, request)``, the way into it of :func:`posenc_grader.hidden.run`."""
     context = multiprocessing.get_context("fork")
     connection, child = context.Pipe()
-    process = context.Process(target=_serve, args=(child, setup, source), daemon=True)
+    process = context.Process(target=_serve, args=(child, setup, answers), daemon=True)
     process.start()
 
-    def call(name: str, request: dict) -> dict:
-        connection.send_bytes(json.dumps([name, request]).encode())
+    def call(which: str, name: str, request: dict) -> dict:
+        connection.send_bytes(json.dumps([which, name, request]).encode())
         assert connection.poll(60), f"the student's process did not answer a call of {name} within 60 s"
         return json.loads(connection.recv_bytes())
 
@@ -305,19 +306,20 @@ def test_each_form_of_correct_answers_says_how_it_differs_and_answers_only_quest
         assert not stray, f"{path}: no question of its assignment asks for {stray} (name a helper _{stray[0]})"
 
 
-@pytest.mark.parametrize("kind", sorted(cheats.RETURNS))
 @pytest.mark.parametrize("key", sorted(SOURCES))
-def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key, kind):
-    """The cheats of tests/cheats.py silence the self-checks and try to read the expected values: one student answers
-    every question of the notebook with the cheat ``kind``, in a kernel of its own."""
+def test_an_answer_that_reads_the_graders_values_fails_the_hidden_tests(key):
+    """The cheats of tests/cheats.py silence the self-checks and try to read the expected values: a student answers
+    every question of the notebook with one cheat, in a process apart from the hidden tests, as a kernel is."""
     nb, passed = SOURCES[key], []
-    with kernel(self_checks.setup_cells(nb), cheats.cheat(kind, hidden.answer_functions(nb))) as call:
-        for answer in samples.autograded_answers(nb):
-            failure = hidden.run(hidden.split(cell(nb, f"{answer}_tests").source)[1], hidden.answer_functions(nb), call)
+    names = hidden.answer_functions(nb)
+    with kernel(self_checks.setup_cells(nb), {kind: cheats.cheat(kind, names) for kind in cheats.RETURNS}) as call:
+        for kind, answer in [(kind, answer) for kind in cheats.RETURNS for answer in samples.autograded_answers(nb)]:
+            failure = hidden.run(hidden.split(cell(nb, f"{answer}_tests").source)[1], names,
+                                 lambda name, request, kind=kind: call(kind, name, request))
             if failure is None or kind in ("frames", "inspect", "gc", "globals") and not re.search(
                     r"returned an? Anything, expected", failure.message):
-                passed.append(f"{answer}: {failure}")
-    assert not passed, f"{kind} was not caught as it must be: {passed}"
+                passed.append(f"{kind} in {answer}: {failure}")
+    assert not passed, f"cheats not caught as they must be: {passed}"
 
 
 def test_self_check_failure_shows_as_one_line_in_jupyter():
