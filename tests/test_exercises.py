@@ -129,23 +129,6 @@ def test_source_notebook_is_stored_without_outputs_and_starts_with_the_colab_cel
     assert next(c for c in nb.cells if c.cell_type == "code").source == colab
 
 
-@pytest.mark.parametrize("key,answer", answers())
-def test_every_answer_has_an_ungraded_self_check_and_a_test_cell_of_hidden_tests(key, answer):
-    """Only the hidden tests decide the points: a self-check that fails never costs one."""
-    nb = SOURCES[key]
-    ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
-    assert ids[ids.index(answer) + 1: ids.index(answer) + 3] == [f"{answer}_check", f"{answer}_tests"], \
-        f"{answer}: under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"
-    check_meta, tests = nbgrader_meta(cell(nb, f"{answer}_check")), cell(nb, f"{answer}_tests")
-    assert check_meta["locked"] and not check_meta["grade"], f"{answer}_check: a self-check is locked and not graded"
-    meta = nbgrader_meta(tests)
-    assert meta["grade"] and meta["locked"] and meta["points"] > 0, \
-        f"{answer}_tests: a test cell is graded, locked and worth points (nbgrader metadata)"
-    shown, hidden_tests = hidden.split(tests.source)
-    assert not ast.parse(shown).body, f"{answer}_tests: outside its hidden tests a test cell holds comments only"
-    assert hidden_tests.strip(), f"{answer}_tests: put the hidden tests between ### BEGIN HIDDEN TESTS and ### END"
-
-
 #: posenc functions that a self-check may call because they judge a property of an answer and compute none
 #: (chapter 6's design_lookback: the attention weights of the pair of vectors a student designs).
 JUDGES = {"last_query_weights", "offset_scores"}
@@ -268,23 +251,27 @@ def test_instructor_guide_states_the_grader_defaults():
 
 @pytest.mark.parametrize("key,answer", answers())
 def test_question_passes_its_checks_with_each_of_its_answers(key, answer):
-    """The model answer and the other correct forms pass the self-check and the hidden tests, each listed mistake
-    fails both and the self-check names it, every hidden assertion has a message (``tools/self_checks.py``)."""
+    """Its cells in order (the self-check ungraded, the test cell all hidden tests), the model answer and the other
+    correct forms passing the self-check and the hidden tests, each listed mistake failing both and named by the
+    self-check, every hidden assertion with a message (``tools/self_checks.py``)."""
     broken = self_checks.problems(ROOT, SOURCES[key], answer)
     assert not broken, f"{answer}:\n" + "\n".join(broken)
 
 
 def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
-    """A model answer swapped with a mistake, a mistake with a correct form, and a hidden assertion left silent."""
+    """A model answer swapped with a mistake, a mistake with a correct form, a hidden assertion left silent, and a
+    self-check that is graded."""
     chapter = shutil.copytree(TESTS / "ch04", tmp_path / "tests" / "ch04")
     wrong, form = chapter / "wrong_solutions" / "ch04_rotation", chapter / "correct_solutions"
     (wrong / "clockwise.py").rename(form / "clockwise.py")
     (form / "matrix.py").rename(wrong / "matrix.py")
     nb = copy.deepcopy(SOURCES["ch04_rotation/rotation"])
+    cell(nb, "ch04_rotation_check").metadata.nbgrader.grade = True
     tests = cell(nb, "ch04_rotation_tests")
     tests.source = re.sub(r"(\n\s*assert [^\n]*), (\"[^\n]*\"|'[^\n]*')\n", r"\1\n", tests.source, count=1)
     broken = "\n".join(self_checks.problems(tmp_path, nb, "ch04_rotation"))
     assert re.search(r"ch04_rotation_tests, line \d+: give the assertion a message", broken), broken
+    assert "ch04_rotation_check: a self-check is locked and not graded" in broken
     assert "correct_solutions/clockwise.py fails its self-check (SelfCheckFailed" in broken
     assert "correct_solutions/clockwise.py fails the hidden tests" in broken
     assert "wrong_solutions/ch04_rotation/matrix.py is not named by the self-check (pass" in broken

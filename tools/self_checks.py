@@ -35,7 +35,7 @@ import numpy as np
 
 from posenc.book import answers
 from posenc_grader import hidden, samples, wire
-from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
+from posenc_grader.course import HIDDEN_TESTS, Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -169,10 +169,22 @@ def problems(root: Path, nb, answer: str) -> list[str]:
     each: a hidden assertion without a message; the model answer or another correct form
     (``tests/chNN/correct_solutions/``) failing its self-check or hidden tests; fewer than two listed mistakes, or
     one that passes either or that the self-check does not name (by its docstring, where the self-check compares
-    stored values) or tells precise numbers; an unwritten answer not told so."""
-    tests = next(c.source for c in nb.cells if nbgrader_meta(c).get("grade_id") == f"{answer}_tests")
+    stored values) or tells precise numbers; an unwritten answer not told so. First, the cells' order and metadata:
+    only the hidden tests decide the points, so a self-check that fails never costs one."""
+    ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
+    if ids[ids.index(answer) + 1: ids.index(answer) + 3] != [f"{answer}_check", f"{answer}_tests"]:
+        return [f"under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"]
+    check, tests = (nb.cells[ids.index(f"{answer}{suffix}")] for suffix in ("_check", "_tests"))
+    shown, hidden_tests = hidden.split(tests.source)
     found = [f"{answer}_tests, line {line}: give the assertion a message that says what is wrong, never the numbers "
-             "(`assert ..., 'what is wrong'`, `err_msg='...'`)" for line in hidden.unsaid(hidden.split(tests)[1])]
+             "(`assert ..., 'what is wrong'`, `err_msg='...'`)" for line in hidden.unsaid(hidden_tests)]
+    if not nbgrader_meta(check).get("locked") or nbgrader_meta(check).get("grade"):
+        found.append(f"{answer}_check: a self-check is locked and not graded (nbgrader metadata)")
+    if not all(nbgrader_meta(tests).get(key) for key in ("grade", "locked", "points")):
+        found.append(f"{answer}_tests: a test cell is graded, locked and worth points (nbgrader metadata)")
+    if ast.parse(shown).body or not hidden_tests.strip():
+        found.append(f"{answer}_tests: put the hidden tests between the markers {HIDDEN_TESTS}, and only comments "
+                     "outside them")
     forms = [(path.relative_to(root), answer_source(path, answer))
              for path in answer_files(root / "tests", "correct", answer)]
     if not forms:
@@ -187,7 +199,7 @@ def problems(root: Path, nb, answer: str) -> list[str]:
     if len(wrong) < 2:
         found.append(f"tests/{answer[:4]}/wrong_solutions/{answer}/ holds {len(wrong)} mistakes: add at least two, "
                      "each a .py file that defines the function, its docstring `what is wrong. Hint: a hint`")
-    stored = parse(check_cells(nb)[answer]) is not None  # else judged by a property, its message its own
+    stored = parse(check) is not None  # else judged by a property, its message its own
     for path in wrong:
         source = path.read_text(encoding="utf-8")
         (outcome, said), failure = grade(nb, answer, source)
