@@ -211,7 +211,10 @@ def main(argv: list[str] | None = None) -> int:
     root, broken = options.root.resolve(), []
     try:
         Course(root / "exercises").refuse_unfinished("store the self-checks' values")
-        for path in sorted(p for a in options.assignments or ["*"] for p in root.glob(f"exercises/source/{a}/*.ipynb")):
+        paths = sorted(p for a in options.assignments or ["*"] for p in root.glob(f"exercises/source/{a}/*.ipynb"))
+        if not paths:
+            raise ValueError(f"no notebook in exercises/source/ for {' '.join(options.assignments)}")
+        for path in paths:
             changed = refresh(root, path)
             print(f"{path.relative_to(root)}: " + (f"stored {', '.join(changed)}" if changed else "up to date"))
             nb = nbformat.read(str(path), as_version=4)
