@@ -150,9 +150,11 @@ gradescope: $(VENV)/.grader  ## Gradescope autograders: make gradescope OUT=dir 
 	@test -n "$(OUT)" || { echo "usage: make gradescope OUT=dir [ASSIGNMENTS=\"ch04_rotation ...\"]"; exit 2; }
 	$(PY) -m posenc_grader.gradescope $(ASSIGNMENTS) --out "$(OUT)"
 
-exercises: $(VENV)/.grader  ## regenerate the student versions exercises/release/ from exercises/source/ (nbgrader)
+# Publishing refuses a course with a TODO left; it checks each question of ASSIGNMENTS with each of its answers and
+# stores the self-checks' values (tools/self_checks.py), then nbgrader writes the student versions.
+exercises: $(VENV)/.grader  ## check the questions and regenerate exercises/release/: make exercises [ASSIGNMENTS=...]
 	$(PY) tools/course_links.py
-	$(PY) tools/self_checks.py
+	$(PY) tools/self_checks.py $(ASSIGNMENTS)
 	$(PY) -m posenc_grader.release
 
 release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit and tag: make release VERSION=x.y.z
@@ -161,10 +163,11 @@ release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit 
 
 # A new autograded question in an assignment: its cells and its other answers, each with a template that says
 # TODO where the author is needed, and the points table of appendix/exercises.md (appendix/instructor_guide.md).
+# Without POINTS, the question once written is checked with each of its answers (tools/self_checks.py).
 new-question: $(VENV)/.grader  ## add a question: make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2
-	@test -n "$(ASSIGNMENT)" -a -n "$(NAME)" -a -n "$(POINTS)" || { echo "usage: make new-question \
-	  ASSIGNMENT=chNN_topic NAME=function POINTS=n [ARGS='d, base=10000.0']"; exit 2; }
-	$(PY) tools/new_question.py "$(ASSIGNMENT)" "$(NAME)" "$(POINTS)" $(if $(ARGS),--args "$(ARGS)")
+	@test -n "$(ASSIGNMENT)" -a -n "$(NAME)" || { echo "usage: make new-question \
+	  ASSIGNMENT=chNN_topic NAME=function [POINTS=n] [ARGS='d, base=10000.0']"; exit 2; }
+	$(PY) tools/new_question.py "$(ASSIGNMENT)" "$(NAME)" $(POINTS) $(if $(ARGS),--args "$(ARGS)")
 
 bench: setup  ## time apply_rope against a copy and the reference formulas; refresh the appendix table
 	$(PY) benchmarks/rope.py --write benchmarks/results/rope.md

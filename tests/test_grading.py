@@ -6,8 +6,9 @@ submission, the blank student version, a submission of wrong answers (the first 
 ``tests/chNN/correct_solutions/<form>.py`` for every answer -- loops, float32, torch, np.matrix, scipy, ... --
 chosen so that every form is graded at least once in the course) and a submission of one cheat of
 ``tests/cheats.py`` (the kinds in turn, each at least once). tests/test_exercises.py runs every wrong
-solution, every correct form and every cheat against every answer's self-check and hidden tests, in a kernel
-of the student's, with the grader's own hidden-test code; here each kind goes once through the whole pipeline.
+solution and every correct form against every answer's self-check and hidden tests (in its own process, through
+the grader's wire), and every cheat in a stand-in for the student's kernel, with the grader's own hidden-test
+code; here each kind goes once through the whole pipeline.
 And for ``ch04_rotation`` a gallery of bad submissions, each of which must get a score, a clear status and a
 message without stopping the others, and of attacks on the grader and the other students (the machine's
 secrets, the grader's environment, a fork bomb, terminal escape sequences among them), each of which must

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
-"""Add an autograded question to an assignment: ``python tools/new_question.py ASSIGNMENT NAME POINTS [--args ARGS]``.
+"""Add an autograded question to an assignment, or check one: ``python tools/new_question.py ASSIGNMENT NAME [POINTS]``.
 
 Also ``make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2 [ARGS="d, base=10000.0"]``. At the
-end of the assignment's source notebook it appends the three cells of a question, with nbgrader's metadata:
+end of the assignment's source notebook it appends the four cells of a question, with nbgrader's metadata:
 
 - the question (Markdown, locked), numbered after the notebook's last ``## N.`` heading;
 - the answer cell ``<chNN>_<NAME>``: ``def NAME(ARGS)`` with its model answer between the solution markers;
@@ -15,7 +15,8 @@ all the assignment's questions: move it to the form it is, loops.py, float32.py,
 writes ``tests/chNN/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests.
 Each template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
 table of the exercises appendix is written again (``tools/exercise_table.py``). Nothing of ``src/posenc``
-changes.
+changes. Without POINTS, it checks the question NAME once written (``tools/self_checks.py``: no TODO left, the
+self-check's values stored, each of its answers graded as the rules say).
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from pathlib import Path
 
 import exercise_table
 import nbformat
+import self_checks
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
 from posenc_grader.course import ANSWER_KINDS, answer_files
@@ -91,17 +93,12 @@ def notebook_of(root: Path, assignment: str) -> Path:
     return notebooks[0]
 
 
-def prefix_of(answer: str) -> str:
-    """The chapter's prefix of an answer's id: ``ch03`` of ``ch03_wavelengths``."""
-    return answer.split("_", 1)[0]
-
-
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
     ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
     if answer in ids or any(answer_files(root / "tests", kind, answer) for kind in ANSWER_KINDS):
-        raise ValueError(f"the question {answer} exists already (a cell, or its answers in tests/{prefix_of(answer)}/):"
+        raise ValueError(f"the question {answer} exists already (a cell, or its answers in tests/{answer[:4]}/):"
                          " choose another NAME")
     if not points.isdigit() or int(points) < 1:
         raise ValueError(f"POINTS={points!r} must be a whole number of points, 1 or more")
@@ -141,11 +138,17 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("assignment", help="the assignment's folder in exercises/source, e.g. ch03_ladder")
     parser.add_argument("name", help="the name of the function students write, e.g. longest_wavelength")
-    parser.add_argument("points", help="the points of its test cell")
+    parser.add_argument("points", nargs="?", help="the points of its test cell (leave out to check the question)")
     parser.add_argument("--args", default="x", help="the function's parameters, e.g. 'd, base=10000.0'")
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
     options = parser.parse_args(argv)
+    answer = f"{options.assignment.split('_', 1)[0]}_{options.name}"
     try:
+        if options.points is None:
+            nb = nbformat.read(str(notebook_of(options.root, options.assignment)), as_version=4)
+            if answer not in {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}:
+                raise ValueError(f"no question {answer} to check: give POINTS to add it")
+            return self_checks.main([options.assignment, "--question", answer, "--root", str(options.root)])
         written = add_question(options.root, options.assignment, options.name, options.points, options.args)
     except ValueError as problem:
         print(f"new question: {problem}", file=sys.stderr)
@@ -153,8 +156,8 @@ def main(argv: list[str] | None = None) -> int:
     exercise_table.main(["--root", str(options.root)])
     print("wrote\n" + "\n".join(f"  {path.relative_to(options.root)}" for path in written) +
           "\nNext: replace every TODO there (the question, the model answer, the self-check's inputs and hint, the "
-          "hidden tests and the three files), then run `make exercises` (it stores the self-check's values and "
-          "writes the student version) and `make check`, which names any TODO left.")
+          f"hidden tests and the three files), then check the question with `make new-question ASSIGNMENT="
+          f"{options.assignment} NAME={options.name}` (no POINTS) and publish it with `make exercises`.")
     return 0
 
 

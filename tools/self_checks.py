@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Store the self-checks' values: ``python tools/self_checks.py [ASSIGNMENT ...]`` (``make exercises`` runs it).
+"""Store the self-checks' values and check each question: ``python tools/self_checks.py [ASSIGNMENT ...]``.
 
 A self-check is the locked, ungraded cell ``<answer>_check`` under an answer: one call
 ``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This tool writes ``stored`` from what the
@@ -7,7 +7,14 @@ instructor keeps out of the students' sight: the model answer (the answer cell o
 listed mistakes (``tests/chNN/wrong_solutions/<answer>/*.py``, each docstring ``what is wrong. Hint: a hint``). The
 inputs are those stored already, or, for a new question, the argument tuples the author writes in place of
 ``stored`` (a list, or a function of a seeded random generator ``rng`` that makes one). It refuses a question
-whose model answer fails its own self-check or whose inputs do not tell each listed mistake from the others.
+whose inputs are missing.
+
+Then it checks every question of the assignments against the guide's rules with each of its answers
+(:func:`problems`: the model answer, the other correct forms and the listed mistakes, graded as the grader grades
+them), and names every rule broken: a model answer that fails its own self-check, inputs that do not tell a listed
+mistake from the others. ``make exercises`` runs it, ``make new-question`` for one question, and
+``tests/test_exercises.py`` calls :func:`problems` for every question. While a TODO of ``make new-question``'s
+templates is left anywhere in the course, it refuses to run and names each one.
 """
 
 from __future__ import annotations
@@ -16,8 +23,11 @@ import argparse
 import ast
 import contextlib
 import io
+import json
+import re
 import sys
 import textwrap
+import warnings
 import zlib
 from pathlib import Path
 
@@ -25,8 +35,8 @@ import nbformat
 import numpy as np
 
 from posenc.book import answers
-from posenc_grader import samples
-from posenc_grader.course import answer_files, nbgrader_meta
+from posenc_grader import hidden, samples, wire
+from posenc_grader.course import HIDDEN_TESTS, Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -43,13 +53,13 @@ def setup_cells(nb) -> list[str]:
             and not nbgrader_meta(c).get("grade") and not nbgrader_meta(c)["grade_id"].endswith("_check")]
 
 
-def defined(setup: list[str], source: str, name: str):
-    """The function ``name`` that ``source`` defines after the set-up cells have run."""
+def cells_run(setup: list[str], source: str) -> dict:
+    """The namespace in which the set-up cells, then ``source``, ran as cells of a kernel (what they print dropped)."""
     namespace = {"__name__": "__main__"}
     with contextlib.redirect_stdout(io.StringIO()):
         for cell in [*setup, source]:
             exec(cell, namespace)
-    return namespace[name]
+    return namespace
 
 
 def mistakes(root: Path, setup: list[str], answer: str, name: str) -> list[tuple]:
@@ -60,7 +70,7 @@ def mistakes(root: Path, setup: list[str], answer: str, name: str) -> list[tuple
         problem, _, hint = (ast.get_docstring(ast.parse(source)) or "").partition("Hint:")
         if not hint.strip():
             raise ValueError(f"{path.relative_to(root)}: its docstring says what is wrong, then 'Hint: ...'")
-        listed.append((defined(setup, source, name), " ".join(problem.split()), " ".join(hint.split())))
+        listed.append((cells_run(setup, source)[name], " ".join(problem.split()), " ".join(hint.split())))
     return listed
 
 
@@ -100,10 +110,8 @@ def refresh(root: Path, path: Path) -> list[str]:
             cases = cases(np.random.default_rng(zlib.crc32(name.encode()))) if callable(cases) else cases
         if not cases:
             raise ValueError(f"{answer}_check: no inputs; write the argument tuples to try, such as [(8, 10000.0)]")
-        model, listed = defined(setup, model_answers[answer], name), mistakes(root, setup, answer, name)
-        stored = answers.store(cases, model, listed)
-        _validate(answer, stored, keywords, model, listed)
-        source = render(name, stored, keywords)
+        model, listed = cells_run(setup, model_answers[answer])[name], mistakes(root, setup, answer, name)
+        source = render(name, answers.store(cases, model, listed), keywords)
         if source != cell.source:
             cell.source, changed = source, [*changed, answer]
     if changed:
@@ -111,35 +119,114 @@ def refresh(root: Path, path: Path) -> list[str]:
     return changed
 
 
-def _validate(answer: str, stored: str, keywords: dict, model, listed: list[tuple]) -> None:
-    """The model answer passes the stored self-check, and each listed mistake is named by its own message."""
-    with contextlib.redirect_stdout(io.StringIO()):
-        answers.check(model, stored, **keywords)
-        for function, problem, _ in listed:
-            try:
-                answers.check(function, stored, **keywords)
-            except answers.SelfCheckFailed as failed:
-                if f": {problem} Hint: " not in str(failed):
-                    raise ValueError(f"{answer}: the inputs do not tell the mistake {problem!r} apart ({failed}); "
-                                     "add an input on which it gives what no other mistake gives") from None
-            else:
-                raise ValueError(f"{answer}: the mistake {problem!r} passes the self-check; add an input that shows it")
+HIDDEN_RULE = ("The hidden tests run in the grader's own Python, beside the student's kernel: they see numpy as `np` "
+               "and the notebook's answer functions; import anything else they use inside the hidden block.")
+
+
+def grade(nb, answer: str, source: str) -> tuple[tuple[str, str], hidden.Failure | None]:
+    """Grade ``source`` as the answer ``answer`` of the source notebook ``nb``, as the grader does but in this process
+    (for the course's own answers, never a student's): the set-up cells, the answer and its self-check run as cells
+    in a namespace of their own; the hidden tests run with the grader's :func:`posenc_grader.hidden.run`, which
+    reaches the answer through wire data (JSON), as across the kernel's wall.
+
+    Returns what the self-check gave (``"pass"`` or the exception's name, and what it printed or said) and the failure
+    of the hidden tests (None when they pass).
+    """
+    cells = {nbgrader_meta(c).get("grade_id"): c.source for c in nb.cells}
+
+    def call(name: str, request: dict) -> dict:
+        return json.loads(json.dumps(wire.answer(namespace, name, request)))
+
+    with warnings.catch_warnings(), contextlib.redirect_stdout(io.StringIO()) as printed:
+        warnings.simplefilter("ignore")  # np.matrix's, say: a student's kernel shows them, a grade ignores them
+        namespace = cells_run(setup_cells(nb), source)
+        try:
+            exec(cells[f"{answer}_check"], namespace)
+            checked = ("pass", printed.getvalue())
+        except Exception as error:  # what the answer makes the self-check raise
+            checked = (type(error).__name__, str(error))
+        return checked, hidden.run(hidden.split(cells[f"{answer}_tests"])[1], hidden.answer_functions(nb), call)
+
+
+def problems(root: Path, nb, answer: str) -> list[str]:
+    """Every rule of the instructor guide that the question ``answer`` of the source notebook ``nb`` breaks, one line
+    each: a hidden assertion without a message; the model answer or another correct form
+    (``tests/chNN/correct_solutions/``) failing its self-check or hidden tests; fewer than two listed mistakes, or
+    one that passes either or that the self-check does not name (by its docstring, where the self-check compares
+    stored values) or tells precise numbers; an unwritten answer not told so. First, the cells' order and metadata:
+    only the hidden tests decide the points, so a self-check that fails never costs one."""
+    ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
+    if ids[ids.index(answer) + 1: ids.index(answer) + 3] != [f"{answer}_check", f"{answer}_tests"]:
+        return [f"under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"]
+    check, tests = (nb.cells[ids.index(f"{answer}{suffix}")] for suffix in ("_check", "_tests"))
+    shown, hidden_tests = hidden.split(tests.source)
+    found = [f"{answer}_tests, line {line}: give the assertion a message that says what is wrong, never the numbers "
+             "(`assert ..., 'what is wrong'`, `err_msg='...'`)" for line in hidden.unsaid(hidden_tests)]
+    if not nbgrader_meta(check).get("locked") or nbgrader_meta(check).get("grade"):
+        found.append(f"{answer}_check: a self-check is locked and not graded (nbgrader metadata)")
+    if not all(nbgrader_meta(tests).get(key) for key in ("grade", "locked", "points")):
+        found.append(f"{answer}_tests: a test cell is graded, locked and worth points (nbgrader metadata)")
+    if ast.parse(shown).body or not hidden_tests.strip():
+        found.append(f"{answer}_tests: put the hidden tests between the markers {HIDDEN_TESTS}, and only comments "
+                     "outside them")
+    forms = [(path.relative_to(root), answer_source(path, answer))
+             for path in answer_files(root / "tests", "correct", answer)]
+    if not forms:
+        found.append(f"add a correct answer written another way to tests/{answer[:4]}/correct_solutions/<form>.py")
+    for who, source in [("the model answer", samples.solutions(nb)[answer]), *forms]:
+        (outcome, said), failure = grade(nb, answer, source)
+        if outcome != "pass" or "\N{CHECK MARK}" not in said:
+            found.append(f"{who} fails its self-check ({outcome}: {said})")
+        if failure:
+            found.append(f"{who} fails the hidden tests ({failure.ename}: {failure.message}). {HIDDEN_RULE}")
+    wrong = answer_files(root / "tests", "wrong", answer)
+    if len(wrong) < 2:
+        found.append(f"tests/{answer[:4]}/wrong_solutions/{answer}/ holds {len(wrong)} mistakes: add at least two, "
+                     "each a .py file that defines the function, its docstring `what is wrong. Hint: a hint`")
+    stored = parse(check) is not None  # else judged by a property, its message its own
+    for path in wrong:
+        source = path.read_text(encoding="utf-8")
+        (outcome, said), failure = grade(nb, answer, source)
+        problem = " ".join((ast.get_docstring(ast.parse(source)) or "").partition("Hint:")[0].split())
+        if outcome != "SelfCheckFailed" or stored and f": {problem} Hint: " not in said:
+            found.append(f"{path.relative_to(root)} is not named by the self-check ({outcome}: {said}): add an input "
+                         "on which it gives what the model answer and no other mistake gives")
+        if re.search(r"\d\.\d{5,}|\[\[", said):
+            found.append(f"{path.relative_to(root)}: the self-check tells precise numbers: {said}")
+        if failure is None:
+            found.append(f"{path.relative_to(root)} passes the hidden tests: make them catch it")
+    stub = "".join(line for line in samples.solutions(nb)[answer].splitlines(keepends=True) if "return" not in line)
+    (outcome, said), _ = grade(nb, answer, stub.rstrip() + "\n    raise NotImplementedError()\n")
+    if "not written yet" not in said:
+        found.append(f"the self-check of an unwritten answer does not say so ({outcome}: {said})")
+    return found
 
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("assignments", nargs="*", help="assignments of exercises/source (default: all)")
+    parser.add_argument("--question", help="check only this question, by its id (ch03_wavelengths)")
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
     options = parser.parse_args(argv)
-    source = options.root / "exercises" / "source"
+    root, broken = options.root.resolve(), []
     try:
-        for path in sorted(p for a in options.assignments or ["*"] for p in source.glob(f"{a}/*.ipynb")):
-            changed = refresh(options.root, path)
-            print(f"{path.relative_to(options.root)}: " + (f"stored {', '.join(changed)}" if changed else "up to date"))
-    except ValueError as problem:
+        Course(root / "exercises").refuse_unfinished("store the self-checks' values")
+        paths = sorted(p for a in options.assignments or ["*"] for p in root.glob(f"exercises/source/{a}/*.ipynb"))
+        if not paths:
+            raise ValueError(f"no notebook in exercises/source/ for {' '.join(options.assignments)}")
+        for path in paths:
+            changed = refresh(root, path)
+            print(f"{path.relative_to(root)}: " + (f"stored {', '.join(changed)}" if changed else "up to date"))
+            nb = nbformat.read(str(path), as_version=4)
+            broken += [f"{answer}: {problem}" for answer in samples.autograded_answers(nb)
+                       if options.question in (None, answer) for problem in problems(root, nb, answer)]
+    except (ValueError, RuntimeError) as problem:
         print(f"self-checks: {problem}", file=sys.stderr)
         return 2
-    return 0
+    print("\n".join(["self-checks: each question breaks these rules (appendix/instructor_guide.md):", *broken]
+                    if broken else ["every question passes its checks with each of its answers"]),
+          file=sys.stderr if broken else sys.stdout)
+    return 2 if broken else 0
 
 
 if __name__ == "__main__":

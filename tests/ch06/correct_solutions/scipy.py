@@ -1,12 +1,8 @@
-"""scipy.linalg: rebuild with toeplitz, or with circulant (which takes the first column, after refusing a matrix that
-is not square), and compare; circulant(w) is exactly C."""
+"""scipy.linalg.circulant: rebuild from the first column (after refusing a matrix that is not square) and compare;
+circulant(w) is exactly C."""
 
 import numpy as np
-from scipy.linalg import circulant, toeplitz
-
-
-def is_toeplitz(s, tol=1e-9):
-    return bool(np.allclose(toeplitz(s[:, 0], s[0, :]), s, rtol=0, atol=tol))
+from scipy.linalg import circulant
 
 
 def is_circulant(s, tol=1e-9):

@@ -1,11 +1,6 @@
-"""float32 arithmetic: the periods and the distance."""
+"""float32 arithmetic, a numpy float32 returned as it is."""
 
 import numpy as np
-
-
-def hand_periods(d, base=10000.0):
-    theta = (base ** (-np.arange(0, d, 2) / d)).astype(np.float32)
-    return np.float32(2 * np.pi) / theta
 
 
 def alias_distance(theta, k):

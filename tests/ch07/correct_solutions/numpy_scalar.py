@@ -1,12 +1,6 @@
-"""numpy scalars returned as they are: np.minimum of the two ways round, the np.int64 of argmin + 1, np.ceil's
-float64."""
+"""numpy scalars returned as they are: the np.int64 of argmin + 1, and np.ceil's float64 where a count is asked."""
 
 import numpy as np
-
-
-def alias_distance(theta, k):
-    turned = np.mod(k * theta, 2 * np.pi)
-    return np.minimum(turned, 2 * np.pi - turned)
 
 
 def closest_alias(theta, n_positions):
