@@ -1,4 +1,4 @@
-r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial, circulants and the DFT.
+r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial.
 
 Read pair :math:`j` of a vector as the complex number :math:`z_j(x) = x_{2j} + i\,x_{2j+1}`. The score of
 a query against a key :math:`\Delta = n - m` positions away is then
@@ -7,9 +7,7 @@ a query against a key :math:`\Delta = n - m` positions away is then
           h_j = \overline{z_j(q)}\,z_j(k)/\sqrt{d},
 
 a real trigonometric polynomial with the head's :math:`d/2` frequencies, and every choice of the complex
-coefficients :math:`h_j` comes from some query and key. A circulant matrix
-:math:`C_{m,n} = c\big((n - m) \bmod N\big)` is diagonalised by the unitary DFT matrix :math:`F`:
-:math:`C = F^* \operatorname{diag}(\lambda) F`, with :math:`\lambda` the DFT of its first column.
+coefficients :math:`h_j` comes from some query and key.
 """
 
 from __future__ import annotations
@@ -111,30 +109,3 @@ def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> n
         rcond = validation.real(rcond, "rcond", "fit_coefficients", at_least=0.0)
     solution = np.linalg.lstsq(np.hstack([np.cos(angles), -np.sin(angles)]), target, rcond=rcond)[0]
     return solution[:theta.size] + 1j * solution[theta.size:]
-
-
-def dft_matrix(n: int) -> np.ndarray:
-    r"""The unitary DFT matrix :math:`F_{k,r} = e^{-2\pi i kr/N}/\sqrt{N}`, shape ``(N, N)``: :math:`Fx` is
-    ``numpy.fft.fft(x, norm="ortho")``.
-
-    >>> np.round(dft_matrix(2) * np.sqrt(2)).real
-    array([[ 1.,  1.],
-           [ 1., -1.]])
-    """
-    n = validation.integer(n, "n", "dft_matrix", minimum=1)
-    k = np.arange(n)
-    return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)
-
-
-def circulant_eigenvalues(c) -> np.ndarray:
-    r"""The eigenvalues :math:`\lambda_k = \sum_r c(r)\, e^{2\pi i kr/N}` of the circulant matrix
-    :math:`C_{m,n} = c\big((n - m) \bmod N\big)` with first row ``c``, in the order of :func:`dft_matrix`.
-
-    The first column of :math:`C` is :math:`c(-r \bmod N)`, so :math:`\lambda` is also the DFT
-    (``numpy.fft.fft``) of the first column.
-
-    >>> np.round(circulant_eigenvalues([2.0, 1.0, 1.0]).real, 12)
-    array([4., 1., 1.])
-    """
-    c = validation.real_vector(c, "c", "circulant_eigenvalues")
-    return np.fft.fft(np.roll(c[::-1], 1))
