@@ -25,11 +25,7 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     array([0.25, 0.75])
     """
     scores = validation.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
-    return _softmax(scores, validation.integer(axis, "axis", "softmax"))
-
-
-def _softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
-    """:func:`softmax` of a validated float array (``-inf`` allowed) along a validated ``axis``, without validation."""
+    axis = validation.integer(axis, "axis", "softmax")
     weights = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
@@ -44,9 +40,7 @@ def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = No
 
 
 def _weights(q, k, mask, who: str) -> np.ndarray:
-    q, k = validation.real_array(q, "q", who, min_ndim=2), validation.real_array(k, "k", who, min_ndim=2)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+    q, k = validation.rows_of_one_width(q, k, who)
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if mask is not None:
         mask = np.asarray(mask)
@@ -54,7 +48,7 @@ def _weights(q, k, mask, who: str) -> np.ndarray:
             raise TypeError(f"{who}: mask must be a boolean array (True where a query may look), "
                             f"got dtype {mask.dtype}")
         scores = np.where(mask, scores, -np.inf)
-    return _softmax(scores)
+    return softmax(scores)
 
 
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
