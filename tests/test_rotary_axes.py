@@ -61,17 +61,6 @@ def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves
     np.testing.assert_array_equal(turned[..., :r], apply_rope(x[..., :r], positions, layout=layout))
 
 
-def test_gpt_neox_20b_turns_24_of_its_96_dims_and_their_fastest_hand_is_theta_0():
-    x = np.zeros((2, 96))
-    x[:, 0] = 1.0
-    turned = partial_rope(x, rotary_fraction=0.25)
-    np.testing.assert_allclose(turned[1, :2], [np.cos(1.0), np.sin(1.0)], rtol=1e-15)
-    # the slowest turned hand is base^(-22/24), not the full head's base^(-22/96)
-    x[:, 0], x[:, 22] = 0.0, 1.0
-    np.testing.assert_allclose(partial_rope(x, rotary_fraction=0.25)[1, 22:24],
-                               [np.cos(1e4 ** (-22 / 24)), np.sin(1e4 ** (-22 / 24))], rtol=1e-14)
-
-
 @pytest.mark.verifies("thm-partial-rotary")
 @given(m=position, n=position, shift=position, d=even_d, f=fraction, seed=seed)
 def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
@@ -109,11 +98,6 @@ def test_axial_score_is_row_rope_on_one_half_plus_column_rope_on_the_other(d, se
     by_halves = (q[0, :half] @ rope_matrix(r2 - r1, half) @ k[0, :half]
                  + q[0, half:] @ rope_matrix(c2 - c1, half) @ k[0, half:])
     assert score == pytest.approx(by_halves, abs=1e-13 * d * (1 + abs(r1) + abs(r2) + abs(c1) + abs(c2)))
-
-
-def test_grid_positions_are_in_raster_order():
-    rows, cols = grid_positions(3, 2)
-    assert rows.tolist() == [0, 0, 1, 1, 2, 2] and cols.tolist() == [0, 1, 0, 1, 0, 1]
 
 
 def test_the_offset_check_sees_added_absolute_positions():
