@@ -27,17 +27,6 @@ def _coefficients(h, who: str) -> np.ndarray:
     return array.astype(complex)
 
 
-def pairs_as_complex(x) -> np.ndarray:
-    r"""Pair :math:`j` of ``x`` (shape ``(..., d)``) as :math:`z_j = x_{2j} + i\,x_{2j+1}`, shape ``(..., d/2)``.
-
-    >>> pairs_as_complex([1.0, 2.0, 3.0, 4.0])
-    array([1.+2.j, 3.+4.j])
-    """
-    x = validation.real_array(x, "x", "pairs_as_complex", min_ndim=1)
-    validation.even_dimension(x.shape[-1], "pairs_as_complex")
-    return x[..., 0::2] + 1j * x[..., 1::2]
-
-
 def offset_coefficients(q, k) -> np.ndarray:
     r"""The coefficients :math:`h_j = \overline{z_j(q)}\,z_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
@@ -45,11 +34,8 @@ def offset_coefficients(q, k) -> np.ndarray:
     >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)
     array([0.+1.41421356j])
     """
-    q = validation.real_array(q, "q", "offset_coefficients", ndim=1)
-    k = validation.real_array(k, "k", "offset_coefficients", ndim=1)
-    if q.shape != k.shape:
-        raise ValueError(f"offset_coefficients: q and k must have the same shape, got {q.shape} and {k.shape}")
-    return np.conj(pairs_as_complex(q)) * pairs_as_complex(k) / np.sqrt(q.size)
+    q, k = validation.query_and_key(q, k, "offset_coefficients")
+    return np.conj(q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]) / np.sqrt(q.size)  # conj(z_j(q)) z_j(k)
 
 
 def trig_polynomial(h, offsets, theta) -> np.ndarray:
