@@ -130,20 +130,17 @@ class Extrapolation:
         ``vocab`` for the lag copy."""
         return 1.0 / (self.settings.vocab - (task == "block copy"))
 
-    def table(self) -> list[list[str]]:
-        """The accuracies as rows of text, ``[method, task 0 at lengths[0], ..., task 1 at lengths[-1]]``:
-        the range over the seeds in percent (:func:`percent_range`)."""
-        return [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS
-                           for i in range(len(self.lengths)))] for method in METHODS]
-
     def markdown_table(self) -> str:
-        """:meth:`table` as a Markdown table, lengths as multiples of :math:`L_0`, with a last row for the
+        """The accuracies as a Markdown table: a row per method, a column per task and length (as multiples of
+        :math:`L_0`), each cell the range over the seeds in percent (:func:`percent_range`); a last row for the
         best order-blind guess on the block copy (a dash for the lag copy)."""
-        l0 = self.settings.train_length
+        l0, columns = self.settings.train_length, range(len(self.lengths))
         times = [f"${n // l0}L_0$" if n > l0 else "$L_0$" for n in self.lengths]
         header = ["positions", *(f"{task}, {t}" for task in TASKS for t in times)]
-        blind = [percent_range(self.order_blind[:, i]) for i in range(len(self.lengths))]
-        rows = [header, ["---"] * len(header), *self.table(),
+        methods = [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS for i in columns)]
+                   for method in METHODS]
+        blind = [percent_range(self.order_blind[:, i]) for i in columns]
+        rows = [header, ["---"] * len(header), *methods,
                 ["best order-blind guess", *blind, *["\N{EN DASH}"] * len(self.lengths)]]
         return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 

@@ -19,13 +19,6 @@ computes the same numbers with the package's functions, so a test can read the p
 In a chapter, make the explorer the last expression of a cell (``RopeExplorer()``) and pair it with "Try
 this" prompts. The build stores every widget a notebook creates in the page, shown or not (about 16 kB
 each, mostly the JavaScript), so create only the explorers you show; take other numbers from posenc.
-
->>> from posenc.book.explorers import RopeExplorer
->>> explorer = RopeExplorer(m=4, n=1)
->>> before = explorer.readouts()["full_dot"]
->>> explorer.m, explorer.n = 9, 6            # "Both +5"
->>> bool(abs(explorer.readouts()["full_dot"] - before) < 1e-9)
-True
 """
 
 from __future__ import annotations
