@@ -52,16 +52,9 @@ def _weights(q, k, mask, who: str) -> np.ndarray:
 
 
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V`.
-
-    Parameters
-    ----------
-    q, k : arrays of shape ``(..., n, d)``; v : array of shape ``(..., n, d_v)``.
-    mask : optional boolean array, ``True`` where a query may look at a key (see :func:`causal_mask`).
-
-    Returns
-    -------
-    array of shape ``(..., n, d_v)``: row ``m`` is the weighted average of the values seen by query ``m``.
+    """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V` of ``q``, ``k`` ``(..., n, d)``
+    and ``v`` ``(..., n, d_v)``: row ``m`` of the result is the weighted average of the values query ``m`` sees.
+    ``mask`` (optional, boolean) is ``True`` where a query may look at a key (see :func:`causal_mask`).
     """
     v = validation.real_array(v, "v", "attention", min_ndim=2)
     weights = _weights(q, k, mask, "attention")

@@ -36,16 +36,9 @@ def offsets(n_queries: int, n_keys: int | None = None) -> np.ndarray:
 
 def shaw_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:
     r"""Scores with Shaw et al.'s relative key vectors,
-    :math:`S_{m,n} = q_m^\top\big(k_n + a_{\operatorname{clip}(n-m, -K, K)}\big)/\sqrt d`.
-
-    Parameters
-    ----------
-    q, k : arrays of shape ``(N, d)``, the queries and keys (rows are positions).
-    table : array of shape ``(2K + 1, d)``; row :math:`K + D` is :math:`a_D`, the vector of offset :math:`D`.
-
-    Returns
-    -------
-    array of shape ``(N, N)``.
+    :math:`S_{m,n} = q_m^\top\big(k_n + a_{\operatorname{clip}(n-m, -K, K)}\big)/\sqrt d`, shape ``(N, N)``, for
+    queries and keys ``(N, d)`` (rows are positions) and a ``table`` ``(2K + 1, d)`` whose row :math:`K + D` is
+    :math:`a_D`, the vector of offset :math:`D`.
     """
     who = "shaw_scores"
     q, k = validation.matrix(q, "q", who), validation.matrix(k, "k", who)
