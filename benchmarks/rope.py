@@ -1,24 +1,20 @@
 """Throughput of posenc's apply_rope against a plain copy and the two reference formulas.
 
-Usage: python benchmarks/rope.py [--shape 1 32 4096 128] [--repeats 15] [--busy N] [--write benchmarks/results/rope.md]
+Usage: python benchmarks/rope.py [--shape 1 32 4096 128] [--repeats 15] [--write benchmarks/results/rope.md]
 
 Everything runs in one process on the same float32 tensor, interleaved with each other, so the ratios
 are meaningful on a shared machine even when the absolute numbers wander. Effective throughput counts
 the bytes read plus the bytes written (2 x the tensor's size), as for a copy. The floor is a copy into a
 new tensor, since apply_rope returns a new tensor too; a copy into an existing tensor, which skips the
-allocation and its page faults, is shown beside it, and compares with apply_rope's ``out=``. ``--busy N``
-measures on a loaded machine: N processes spin for the length of the run. Below the table, the three speed
-targets of the performance appendix, each with its ratio from this run.
+allocation and its page faults, is shown beside it, and compares with apply_rope's ``out=``. Below the table,
+the three speed targets of the performance appendix, each with its ratio from this run.
 """
 
 from __future__ import annotations
 
 import argparse
-import contextlib
 import platform
 import statistics
-import subprocess
-import sys
 import time
 
 import numpy as np
@@ -84,13 +80,12 @@ def speed_against(times: dict[str, list[float]], name: str, floor: str) -> float
     return statistics.median(f / t for f, t in zip(times[floor], times[name], strict=True))
 
 
-def report(times: dict[str, list[float]], nbytes: int, shape, busy: int = 0) -> str:
+def report(times: dict[str, list[float]], nbytes: int, shape) -> str:
     floors = ["torch copy (floor)", "torch copy into an existing tensor", "Meta complex form (torch)"]
     lines = [
         f"Shape {tuple(shape)}, float32, {torch.get_num_threads()} torch threads, "
         f"{platform.machine()} / {platform.processor() or 'cpu'}, torch {torch.__version__}, numpy {np.__version__}; "
-        f"{len(times[floors[0]])} rounds, medians (a speed ratio is the median of the rounds' ratios)"
-        + (f"; {busy} spinning processes beside it." if busy else "."),
+        f"{len(times[floors[0]])} rounds, medians (a speed ratio is the median of the rounds' ratios).",
         "",
         "| variant | ms per call | effective GB/s | × torch copy | × copy into an existing tensor "
         "| × Meta complex form |",
@@ -119,29 +114,14 @@ def targets(times: dict[str, list[float]]) -> list[str]:
             for what, variant, against, target in TARGETS]
 
 
-@contextlib.contextmanager
-def busy_processes(n: int):
-    """``n`` processes that keep a core each busy until the block ends."""
-    spinners = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(n)]
-    try:
-        yield
-    finally:
-        for spinner in spinners:
-            spinner.kill()
-            spinner.wait()
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--shape", type=int, nargs="+", default=[1, 32, 4096, 128])
     parser.add_argument("--repeats", type=int, default=15)
-    parser.add_argument("--busy", type=int, default=0, help="measure with this many spinning processes")
     parser.add_argument("--write", help="also write the markdown table to this file")
     args = parser.parse_args()
     functions, nbytes = variants(args.shape)
-    with busy_processes(args.busy):
-        times = measure(functions, args.repeats)
-    table = report(times, nbytes, args.shape, args.busy)
+    table = report(measure(functions, args.repeats), nbytes, args.shape)
     print(table)
     if args.write:
         with open(args.write, "w", encoding="utf-8") as out:

@@ -15,8 +15,6 @@ from posenc.geometry import (
     random_orthogonal,
     rotation_form,
 )
-from posenc.rotary import rope_matrix
-from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
 width = st.integers(1, 12)
@@ -84,13 +82,6 @@ def test_the_form_finds_the_planes_and_signs_an_orthogonal_matrix_was_built_from
     np.testing.assert_array_equal(np.sort(form.signs), np.sort(signs))
     np.testing.assert_allclose(form.basis.T @ form.basis, np.eye(len(a)), atol=1e-12)
     np.testing.assert_allclose(form.basis.T @ a @ form.basis, planes_and_signs(form.angles, form.signs), atol=1e-9)
-
-
-@pytest.mark.parametrize("d", [2, 8, 64])
-def test_ropes_own_matrix_gives_back_the_frequency_ladder(d):
-    form = rotation_form(rope_matrix(1, d))
-    np.testing.assert_allclose(np.sort(form.angles), np.sort(frequencies(d)), rtol=1e-9)
-    assert len(form.signs) == 0
 
 
 def test_half_turns_and_the_identity_are_plus_and_minus_one_entries():

@@ -1,5 +1,7 @@
 """Partial rotary, 2-D (axial) RoPE and M-RoPE: scores that depend on offsets only, built from apply_rope; M-RoPE's
-axes and rotation against transformers' Qwen2-VL and Qwen3-VL code."""
+ids, axes and rotation against transformers' Qwen2-VL and Qwen3-VL code."""
+
+from types import SimpleNamespace
 
 import numpy as np
 import pytest
@@ -9,17 +11,27 @@ from hypothesis import strategies as st
 from transformers import Qwen2VLTextConfig, Qwen3VLTextConfig
 from transformers.models.qwen2_vl.configuration_qwen2_vl import Qwen2VLVisionConfig
 from transformers.models.qwen2_vl.modeling_qwen2_vl import (
+    Qwen2VLModel,
     Qwen2VLRotaryEmbedding,
     Qwen2VLVisionRotaryEmbedding,
     apply_rotary_pos_emb_vision,
 )
+from transformers.models.qwen2_vl.modeling_qwen2_vl import apply_rotary_pos_emb as qwen2_vl_rotate
 from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbedding
 from transformers.models.qwen3_vl.modeling_qwen3_vl import apply_rotary_pos_emb as qwen3_vl_rotate
 from transformers.vision_utils import get_vision_position_ids
 
 from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
-from posenc.rotary_axes import axial_rope, grid_offset_deviation, grid_positions, mrope, mrope_axes, partial_rope
+from posenc.rotary_axes import (
+    axial_rope,
+    grid_offset_deviation,
+    grid_positions,
+    mrope,
+    mrope_axes,
+    mrope_ids,
+    partial_rope,
+)
 from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
@@ -47,17 +59,6 @@ def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves
     turned = partial_rope(x, positions, rotary_fraction=f, layout=layout)
     np.testing.assert_array_equal(turned[..., r:], x[..., r:])  # untouched, bit for bit
     np.testing.assert_array_equal(turned[..., :r], apply_rope(x[..., :r], positions, layout=layout))
-
-
-def test_gpt_neox_20b_turns_24_of_its_96_dims_and_their_fastest_hand_is_theta_0():
-    x = np.zeros((2, 96))
-    x[:, 0] = 1.0
-    turned = partial_rope(x, rotary_fraction=0.25)
-    np.testing.assert_allclose(turned[1, :2], [np.cos(1.0), np.sin(1.0)], rtol=1e-15)
-    # the slowest turned hand is base^(-22/24), not the full head's base^(-22/96)
-    x[:, 0], x[:, 22] = 0.0, 1.0
-    np.testing.assert_allclose(partial_rope(x, rotary_fraction=0.25)[1, 22:24],
-                               [np.cos(1e4 ** (-22 / 24)), np.sin(1e4 ** (-22 / 24))], rtol=1e-14)
 
 
 @pytest.mark.verifies("thm-partial-rotary")
@@ -97,11 +98,6 @@ def test_axial_score_is_row_rope_on_one_half_plus_column_rope_on_the_other(d, se
     by_halves = (q[0, :half] @ rope_matrix(r2 - r1, half) @ k[0, :half]
                  + q[0, half:] @ rope_matrix(c2 - c1, half) @ k[0, half:])
     assert score == pytest.approx(by_halves, abs=1e-13 * d * (1 + abs(r1) + abs(r2) + abs(c1) + abs(c2)))
-
-
-def test_grid_positions_are_in_raster_order():
-    rows, cols = grid_positions(3, 2)
-    assert rows.tolist() == [0, 0, 1, 1, 2, 2] and cols.tolist() == [0, 1, 0, 1, 0, 1]
 
 
 def test_the_offset_check_sees_added_absolute_positions():
@@ -208,29 +204,6 @@ def test_mrope_scores_depend_only_on_the_3d_offset_of_the_ids(split, data, d, se
     np.testing.assert_allclose(scores(ids), scores(moved), atol=1e-13 * d * (1 + np.abs(moved).max()))
 
 
-def _qwen2_vl_half_layout(x: torch.Tensor, ids: torch.Tensor, mrope_section, base: float = 10000.0) -> torch.Tensor:
-    """Qwen2-VL's code as Hugging Face writes it: cos/sin per axis over [freqs, freqs], the head split by
-    mrope_section * 2, chunk i taken from axis i % 3, then rotate_half."""
-    d = x.shape[-1]
-    inv_freq = 1.0 / base ** (torch.arange(0, d, 2, dtype=torch.float64) / d)
-    freqs = ids[..., None].double() * inv_freq  # (3, seq, d/2)
-    emb = torch.cat([freqs, freqs], dim=-1)
-    cos, sin = (torch.cat([m[i % 3] for i, m in enumerate(t.split(list(mrope_section) * 2, dim=-1))], dim=-1)
-                for t in (emb.cos(), emb.sin()))
-    halves = x.chunk(2, dim=-1)
-    return x * cos + torch.cat([-halves[1], halves[0]], dim=-1) * sin
-
-
-def test_mrope_is_qwen2_vls_code_on_heads_in_the_half_layout():
-    rng = np.random.default_rng(3)
-    d, sections = 128, (16, 24, 24)
-    x = rng.standard_normal((7, d))
-    ids = np.array([[0, 1, 2, 2, 2, 2, 5], [0, 1, 2, 2, 3, 3, 5], [0, 1, 2, 3, 2, 3, 5]])  # text, 2x2 image, text
-    p = interleaved_to_half(d)
-    reference = _qwen2_vl_half_layout(torch.from_numpy(x[:, p]), torch.from_numpy(ids), sections).numpy()
-    np.testing.assert_allclose(mrope(x, ids, sections)[:, p], reference, atol=1e-12)
-
-
 # ---- kinds and dtypes ----
 
 
@@ -288,19 +261,45 @@ def test_mrope_axes_are_the_qwen_models_recompositions():
     np.testing.assert_array_equal(mrope_axes(tuple(qwen3.mrope_section), 128, split="interleaved"), axes_of(qwen3, 64))
 
 
-@pytest.mark.parametrize("sections", [(24, 20, 20), (12, 10, 10), (11, 11, 10), (16, 8, 8)])
-def test_interleaved_mrope_is_qwen3_vls_rotation_on_heads_in_the_half_layout(sections):
+QWEN_VL = {"sections": (Qwen2VLTextConfig, Qwen2VLRotaryEmbedding, qwen2_vl_rotate),  # the model of each split
+           "interleaved": (Qwen3VLTextConfig, Qwen3VLTextRotaryEmbedding, qwen3_vl_rotate)}
+
+
+@pytest.mark.parametrize(("split", "sections"), [("sections", (16, 24, 24)), ("sections", (4, 2, 2)),
+                                               ("interleaved", (24, 20, 20)), ("interleaved", (12, 10, 10)),
+                                               ("interleaved", (11, 11, 10)), ("interleaved", (16, 8, 8))])
+def test_mrope_is_the_qwen_vl_rotation_in_transformers_on_heads_in_the_half_layout(split, sections):
     d = 2 * sum(sections)
-    config = Qwen3VLTextConfig(hidden_size=2 * d, num_attention_heads=2, head_dim=d,
-                               rope_parameters={"rope_type": "default", "rope_theta": 500000.0,
-                                                "mrope_section": list(sections), "mrope_interleaved": True})
+    config_class, rotary, rotate = QWEN_VL[split]
+    rope = {"rope_type": "default", "rope_theta": 500000.0, "mrope_section": list(sections),
+            "mrope_interleaved": split == "interleaved"}
+    config = config_class(hidden_size=2 * d, num_attention_heads=2, head_dim=d, rope_parameters=rope)
     rng = np.random.default_rng(1)
     ids = rng.integers(0, 300, (3, 9))
     x = rng.standard_normal((9, d))
-    cos, sin = Qwen3VLTextRotaryEmbedding(config)(torch.zeros(1, dtype=torch.float64),
-                                                  torch.from_numpy(ids)[:, None, :])
+    cos, sin = rotary(config)(torch.zeros(1, dtype=torch.float64), torch.from_numpy(ids)[:, None, :])
     p = interleaved_to_half(d)
-    theirs, _ = qwen3_vl_rotate(torch.from_numpy(x[:, p])[None, None], torch.zeros(1, 1, 9, d), cos, sin)
+    theirs, _ = rotate(torch.from_numpy(x[:, p])[None, None], torch.zeros(1, 1, 9, d), cos, sin)
     atol = 4 * 300 * 2.0**-24 * 4 + 1e-6  # float32 angles of ids up to 300
-    np.testing.assert_allclose(mrope(x, ids, sections, base=500000.0, split="interleaved")[:, p],
-                               theirs[0, 0].numpy(), atol=atol)
+    np.testing.assert_allclose(mrope(x, ids, sections, base=500000.0, split=split)[:, p], theirs[0, 0].numpy(),
+                               atol=atol)
+
+
+def qwen2_vl_ids(segments) -> np.ndarray:
+    """Qwen2-VL's ``get_rope_index`` (transformers) for text runs (ints) and images ((rows, cols) patches)."""
+    types = np.concatenate([np.zeros(s, int) if isinstance(s, int) else np.ones(s[0] * s[1], int) for s in segments])
+    grids = torch.tensor([[1, *s] for s in segments if not isinstance(s, int)])
+    model = SimpleNamespace(config=SimpleNamespace(vision_config=SimpleNamespace(spatial_merge_size=1)),
+                            get_vision_position_ids=lambda *a, **k: Qwen2VLModel.get_vision_position_ids(None, *a, **k))
+    ids, _ = Qwen2VLModel.get_rope_index(model, torch.zeros(1, len(types), dtype=torch.long),
+                                         torch.from_numpy(types)[None], image_grid_thw=grids)
+    return ids[:, 0].numpy()
+
+
+@pytest.mark.parametrize("segments", [[3, (2, 3), 2], [1, (4, 2), 5, (3, 3), 1], [(2, 2), 4], [2, (1, 5)]])
+def test_mrope_ids_equal_qwen2_vls_and_text_resumes_after_the_images_largest_id(segments):
+    ids = mrope_ids(segments)
+    np.testing.assert_array_equal(ids, qwen2_vl_ids(segments))
+    if isinstance(segments[-1], int):
+        image_ids = ids[:, :-segments[-1]]
+        assert np.all(ids[:, -segments[-1]] == image_ids.max() + 1)

@@ -25,13 +25,6 @@ small_even_d = st.integers(1, 32).map(lambda h: 2 * h)
 bases = st.floats(2.0, 1e6)
 
 
-def test_frequencies_follow_the_public_formula():
-    d = 16
-    np.testing.assert_allclose(frequencies(d), [10000.0 ** (-2 * j / d) for j in range(d // 2)], rtol=1e-15)
-    assert frequencies(d).shape == (8,)
-    np.testing.assert_allclose(frequencies(4, base=100.0), [1.0, 0.1])
-
-
 def test_table_rows_interleave_sine_and_cosine():
     table = sinusoidal_table(50, 8)
     theta = frequencies(8)

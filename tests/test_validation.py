@@ -15,7 +15,7 @@ import numpy as np
 import pytest
 import torch
 
-from posenc import alibi, attention, clock, rotary, rotary_axes, scaling, scores, sinusoidal, validation
+from posenc import attention, rotary, rotary_axes, scaling, scores, sinusoidal, validation
 
 T, V = TypeError, ValueError
 X = np.ones((3, 4))
@@ -23,20 +23,13 @@ X = np.ones((3, 4))
 TRIPS = [
     # an odd width: dimensions come in pairs
     (sinusoidal.frequencies, (7,), {}, V, r"d must be a positive even number .*got d=7"),
-    (sinusoidal.sinusoidal_table, (3, 7), {}, V, "d=7"),
-    (rotary.rope_matrix, (1, 5), {}, V, "d=5"),
     (rotary.apply_rope, (np.ones((3, 63)),), {}, V,
      re.escape("last dimension must be even (dimensions come in pairs), got d=63")),
-    (rotary.apply_rope, (torch.ones(3, 5),), {}, V, "got d=5"),
-    (rotary.half_to_interleaved, (5,), {}, V, "d=5"),
     (rotary_axes.partial_rope, (X,), {"rotary_fraction": 0.25}, V, r"must be even and at least 2, got r=1 \(d=4"),
-    (clock.hand_periods, (7,), {}, V, "d=7"),
     (scaling.yarn, (63, 4.0, 4096), {}, V, "d=63"),
     # a float or a bool where a count goes
     (sinusoidal.frequencies, (2.5,), {}, T, "d must be an integer, got 2.5"),
     (sinusoidal.frequencies, (True,), {}, T, "d must be an integer"),
-    (sinusoidal.sinusoidal_table, (2.0, 8), {}, T, "n_positions must be an integer"),
-    (alibi.alibi_slopes, (2.5,), {}, T, "n_heads must be an integer, got 2.5"),
     # a list, a vector or integers where a float array of shape (..., seq, d) goes
     (rotary.apply_rope, ([[1.0, 0.0]],), {}, T, "x must be a numpy array or a torch tensor, got list"),
     (rotary.apply_rope, (np.ones(4),), {}, V, re.escape("x must have shape (..., seq, d), got shape (4,)")),

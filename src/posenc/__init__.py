@@ -13,7 +13,7 @@ serves the chapters (figures, experiments, explorers, self-checks).
 - :mod:`posenc.rotary`       -- the block-diagonal Theta_m, ``apply_rope`` in two layouts, layout permutations
 - :mod:`posenc.rotary_axes`  -- RoPE over part of the head or several position axes: partial, 2-D, M-RoPE
 - :mod:`posenc.scores`       -- score matrices and their Toeplitz / circulant structure
-- :mod:`posenc.fourier`      -- a head's score profile as a trigonometric polynomial; circulants and the DFT
+- :mod:`posenc.fourier`      -- a head's score profile as a trigonometric polynomial
 - :mod:`posenc.clock`        -- the RoPE clock: hand periods, readings mod 2 pi, near-collisions, separation
 - :mod:`posenc.decoding`     -- RoPE while generating: a KV cache, positions of a left-padded batch
 - :mod:`posenc.precision`    -- rounding to bfloat16 / float16 / float32, and angles held in them

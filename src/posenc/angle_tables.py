@@ -3,7 +3,9 @@ r"""RoPE's angles :math:`m\theta_j` and the tables of their cosines and sines.
 Row :math:`m` of the angle table holds :math:`m\theta_0, \ldots, m\theta_{d/2-1}` for the position
 :math:`m`, with the ladder :math:`\theta_j = \text{base}^{-2j/d}` of :mod:`posenc.sinusoidal`. Rotating a
 batch of queries needs :math:`\cos(m\theta_j)` and :math:`\sin(m\theta_j)` for every row; a model
-computes them once and reuses them (its rotary cache), and so does :func:`cos_sin_table`.
+computes them once and reuses them (its rotary cache), and so does :func:`posenc.rotary.apply_rope`: the
+tables of the last 32 distinct ``(positions, d, base)`` are kept, read-only (for a ``(4096, 64)`` table,
+computing them costs more than rotating a 67 MB tensor in place).
 """
 
 from __future__ import annotations
@@ -27,23 +29,14 @@ def rotation_angles(positions, d: int, base: float = 10000.0) -> np.ndarray:
     return _angles(positions, *validation.ladder(d, base, "rotation_angles"))
 
 
-def cos_sin_table(positions, d: int, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`\cos(m\theta_j)` and :math:`\sin(m\theta_j)` in float64, shape ``(len(positions), d/2)``.
-
-    The tables of the last 32 distinct ``(positions, d, base)`` are kept and handed out again, read-only:
-    for a ``(4096, 64)`` table, computing them costs more than rotating a 67 MB tensor in place.
-    """
-    positions = validation.real_vector(positions, "positions", "cos_sin_table")
-    return _cos_sin(positions, *validation.ladder(d, base, "cos_sin_table"))
-
-
 def _angles(positions, d: int, base: float) -> np.ndarray:
     """:func:`rotation_angles` on validated inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
     return np.outer(positions, frequencies(d, base))
 
 
 def _cos_sin(positions, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    """:func:`cos_sin_table` on validated inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
+    r""":math:`\cos(m\theta_j)` and :math:`\sin(m\theta_j)`, float64, ``(len(positions), d/2)``, cached; for validated
+    inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
     return _cached_cos_sin(np.asarray(positions, dtype=np.float64).tobytes(), d, base)
 
 

@@ -25,11 +25,7 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     array([0.25, 0.75])
     """
     scores = validation.real_array(scores, "scores", "softmax", min_ndim=1, finite=False)
-    return _softmax(scores, validation.integer(axis, "axis", "softmax"))
-
-
-def _softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
-    """:func:`softmax` of a validated float array (``-inf`` allowed) along a validated ``axis``, without validation."""
+    axis = validation.integer(axis, "axis", "softmax")
     weights = np.exp(scores - np.max(scores, axis=axis, keepdims=True))
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
@@ -44,9 +40,7 @@ def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = No
 
 
 def _weights(q, k, mask, who: str) -> np.ndarray:
-    q, k = validation.real_array(q, "q", who, min_ndim=2), validation.real_array(k, "k", who, min_ndim=2)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+    q, k = validation.rows_of_one_width(q, k, who)
     scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
     if mask is not None:
         mask = np.asarray(mask)
@@ -54,20 +48,13 @@ def _weights(q, k, mask, who: str) -> np.ndarray:
             raise TypeError(f"{who}: mask must be a boolean array (True where a query may look), "
                             f"got dtype {mask.dtype}")
         scores = np.where(mask, scores, -np.inf)
-    return _softmax(scores)
+    return softmax(scores)
 
 
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V`.
-
-    Parameters
-    ----------
-    q, k : arrays of shape ``(..., n, d)``; v : array of shape ``(..., n, d_v)``.
-    mask : optional boolean array, ``True`` where a query may look at a key (see :func:`causal_mask`).
-
-    Returns
-    -------
-    array of shape ``(..., n, d_v)``: row ``m`` is the weighted average of the values seen by query ``m``.
+    """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V` of ``q``, ``k`` ``(..., n, d)``
+    and ``v`` ``(..., n, d_v)``: row ``m`` of the result is the weighted average of the values query ``m`` sees.
+    ``mask`` (optional, boolean) is ``True`` where a query may look at a key (see :func:`causal_mask`).
     """
     v = validation.real_array(v, "v", "attention", min_ndim=2)
     weights = _weights(q, k, mask, "attention")

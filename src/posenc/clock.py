@@ -50,14 +50,8 @@ def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
 def wrapped_angles(positions, theta) -> np.ndarray:
     r"""The readings :math:`m\theta \bmod 2\pi \in [0, 2\pi)` of hands turning ``theta`` radians a position.
 
-    Parameters
-    ----------
-    positions : sequence of real numbers, shape ``(n,)``
-    theta : a positive number, or a vector of them with shape ``(h,)``
-
-    Returns
-    -------
-    ndarray of shape ``(n,)`` for a scalar ``theta``, else ``(n, h)``: row ``m``, hand ``j``.
+    ``positions`` has shape ``(n,)``; ``theta`` is a positive number (result ``(n,)``) or a vector of them
+    (result ``(n, h)``: row ``m``, hand ``j``).
 
     >>> np.round(wrapped_angles([0, 6, 7], 1.0), 4)    # 6 radians is just short of a full turn
     array([0.    , 6.    , 0.7168])

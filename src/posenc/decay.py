@@ -21,7 +21,8 @@ def rope_partial_sums(distances, d: int, base: float = 10000.0) -> np.ndarray:
     bound of Su et al. (2021, §3.4.3) on the score of two tokens ``r`` positions apart.
     """
     distances = validation.real_vector(distances, "distances", "rope_partial_sums")
-    return _partial_sums(distances, *validation.ladder(d, base, "rope_partial_sums"))
+    angles = _angles(distances, *validation.ladder(d, base, "rope_partial_sums"))  # (len, d/2): r theta_k
+    return np.cumsum(np.exp(1j * angles), axis=-1)
 
 
 def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarray:
@@ -35,7 +36,7 @@ def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarra
     """
     who = "long_term_decay_bound"
     distances, (d, base) = validation.real_vector(distances, "distances", who), validation.ladder(d, base, who)
-    return _decay_bound(distances, d, base)
+    return np.abs(rope_partial_sums(distances, d, base)).mean(axis=-1)
 
 
 def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20,
@@ -50,20 +51,9 @@ def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20,
     d, base = validation.ladder(d, base, who)
     octaves, samples = validation.integer(octaves, "octaves", who, 1), validation.integer(samples, "samples", who, 1)
     edges = 2.0 ** np.arange(octaves + 1)
-    means = [_decay_bound(np.unique(np.floor(np.linspace(lo, hi, samples, endpoint=False))), d, base).mean()
+    means = [long_term_decay_bound(np.unique(np.floor(np.linspace(lo, hi, samples, endpoint=False))), d, base).mean()
              for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
     return edges, np.array(means)
-
-
-def _partial_sums(distances: np.ndarray, d: int, base: float) -> np.ndarray:
-    """:func:`rope_partial_sums` on validated inputs (finite real distances, a positive even ``d``, ``base > 1``)."""
-    angles = _angles(distances, d, base)  # (len, d/2): r * theta_k
-    return np.cumsum(np.exp(1j * angles), axis=-1)
-
-
-def _decay_bound(distances: np.ndarray, d: int, base: float) -> np.ndarray:
-    """:func:`long_term_decay_bound` on validated inputs, as for :func:`_partial_sums`."""
-    return np.abs(_partial_sums(distances, d, base)).mean(axis=-1)
 
 
 def random_walk_level(d: int) -> float:

@@ -19,18 +19,9 @@ def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.
 
     At step :math:`t` the new key is rotated at position :math:`t` and appended to the cache, where it is
     never touched again; the new query, rotated at position :math:`t`, is scored against the whole cache:
-    :math:`S_{t,n} = (\Theta_t q_t)^\top(\Theta_n k_n)/\sqrt d` for :math:`n \le t`.
-
-    Parameters
-    ----------
-    q, k : arrays of shape ``(seq, d)``
-        The queries and keys of the tokens, in the order they are generated.
-
-    Returns
-    -------
-    scores : array ``(seq, seq)``, row :math:`t` filled up to column :math:`t` and ``-inf`` beyond
-        (the causal mask).
-    cache : array ``(seq, d)``, the rotated keys as they sit in the cache at the end.
+    :math:`S_{t,n} = (\Theta_t q_t)^\top(\Theta_n k_n)/\sqrt d` for :math:`n \le t`. ``q`` and ``k`` have shape
+    ``(seq, d)``, in the order the tokens are generated. Returns the scores ``(seq, seq)``, ``-inf`` above the
+    diagonal (the causal mask), and the cache ``(seq, d)``: the rotated keys as they sit there at the end.
     """
     q, k = validation.matrix(q, "q", "cached_decoding_scores"), validation.matrix(k, "k", "cached_decoding_scores")
     base = validation.base(base, "cached_decoding_scores")

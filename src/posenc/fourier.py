@@ -1,4 +1,4 @@
-r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial, circulants and the DFT.
+r"""The Fourier view of a RoPE head: its score profile as a trigonometric polynomial.
 
 Read pair :math:`j` of a vector as the complex number :math:`z_j(x) = x_{2j} + i\,x_{2j+1}`. The score of
 a query against a key :math:`\Delta = n - m` positions away is then
@@ -7,9 +7,7 @@ a query against a key :math:`\Delta = n - m` positions away is then
           h_j = \overline{z_j(q)}\,z_j(k)/\sqrt{d},
 
 a real trigonometric polynomial with the head's :math:`d/2` frequencies, and every choice of the complex
-coefficients :math:`h_j` comes from some query and key. A circulant matrix
-:math:`C_{m,n} = c\big((n - m) \bmod N\big)` is diagonalised by the unitary DFT matrix :math:`F`:
-:math:`C = F^* \operatorname{diag}(\lambda) F`, with :math:`\lambda` the DFT of its first column.
+coefficients :math:`h_j` comes from some query and key.
 """
 
 from __future__ import annotations
@@ -29,17 +27,6 @@ def _coefficients(h, who: str) -> np.ndarray:
     return array.astype(complex)
 
 
-def pairs_as_complex(x) -> np.ndarray:
-    r"""Pair :math:`j` of ``x`` (shape ``(..., d)``) as :math:`z_j = x_{2j} + i\,x_{2j+1}`, shape ``(..., d/2)``.
-
-    >>> pairs_as_complex([1.0, 2.0, 3.0, 4.0])
-    array([1.+2.j, 3.+4.j])
-    """
-    x = validation.real_array(x, "x", "pairs_as_complex", min_ndim=1)
-    validation.even_dimension(x.shape[-1], "pairs_as_complex")
-    return x[..., 0::2] + 1j * x[..., 1::2]
-
-
 def offset_coefficients(q, k) -> np.ndarray:
     r"""The coefficients :math:`h_j = \overline{z_j(q)}\,z_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
@@ -47,11 +34,8 @@ def offset_coefficients(q, k) -> np.ndarray:
     >>> offset_coefficients([1.0, 0.0], [0.0, 2.0])  # k a quarter turn ahead of q: h = 2i / sqrt(2)
     array([0.+1.41421356j])
     """
-    q = validation.real_array(q, "q", "offset_coefficients", ndim=1)
-    k = validation.real_array(k, "k", "offset_coefficients", ndim=1)
-    if q.shape != k.shape:
-        raise ValueError(f"offset_coefficients: q and k must have the same shape, got {q.shape} and {k.shape}")
-    return np.conj(pairs_as_complex(q)) * pairs_as_complex(k) / np.sqrt(q.size)
+    q, k = validation.query_and_key(q, k, "offset_coefficients")
+    return np.conj(q[0::2] + 1j * q[1::2]) * (k[0::2] + 1j * k[1::2]) / np.sqrt(q.size)  # conj(z_j(q)) z_j(k)
 
 
 def trig_polynomial(h, offsets, theta) -> np.ndarray:
@@ -111,30 +95,3 @@ def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> n
         rcond = validation.real(rcond, "rcond", "fit_coefficients", at_least=0.0)
     solution = np.linalg.lstsq(np.hstack([np.cos(angles), -np.sin(angles)]), target, rcond=rcond)[0]
     return solution[:theta.size] + 1j * solution[theta.size:]
-
-
-def dft_matrix(n: int) -> np.ndarray:
-    r"""The unitary DFT matrix :math:`F_{k,r} = e^{-2\pi i kr/N}/\sqrt{N}`, shape ``(N, N)``: :math:`Fx` is
-    ``numpy.fft.fft(x, norm="ortho")``.
-
-    >>> np.round(dft_matrix(2) * np.sqrt(2)).real
-    array([[ 1.,  1.],
-           [ 1., -1.]])
-    """
-    n = validation.integer(n, "n", "dft_matrix", minimum=1)
-    k = np.arange(n)
-    return np.exp(-2j * np.pi * np.outer(k, k) / n) / np.sqrt(n)
-
-
-def circulant_eigenvalues(c) -> np.ndarray:
-    r"""The eigenvalues :math:`\lambda_k = \sum_r c(r)\, e^{2\pi i kr/N}` of the circulant matrix
-    :math:`C_{m,n} = c\big((n - m) \bmod N\big)` with first row ``c``, in the order of :func:`dft_matrix`.
-
-    The first column of :math:`C` is :math:`c(-r \bmod N)`, so :math:`\lambda` is also the DFT
-    (``numpy.fft.fft``) of the first column.
-
-    >>> np.round(circulant_eigenvalues([2.0, 1.0, 1.0]).real, 12)
-    array([4., 1., 1.])
-    """
-    c = validation.real_vector(c, "c", "circulant_eigenvalues")
-    return np.fft.fft(np.roll(c[::-1], 1))

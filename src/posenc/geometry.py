@@ -1,20 +1,11 @@
 r"""Rotations of the plane, the geometry under both the sinusoidal shift matrix and RoPE.
 
-The counter-clockwise rotation by :math:`\alpha` is
-
-.. math:: R(\alpha) = \begin{bmatrix} \cos\alpha & -\sin\alpha \\ \sin\alpha & \cos\alpha \end{bmatrix},
-          \qquad R(\alpha)^\top R(\beta) = R(\beta - \alpha),
-
-and a :math:`d`-dimensional space whose dimensions come in pairs is turned pair by pair by the
-block-diagonal :math:`\operatorname{diag}(R(\alpha_0), \ldots, R(\alpha_{d/2-1}))`: RoPE's
-:math:`\Theta_m` (:func:`posenc.rotary.rope_matrix`) and the sinusoidal :math:`M_k`
-(:func:`posenc.sinusoidal.shift_matrix`) are two such matrices.
-
-Why rotations at all: if a position acts on queries and keys as a matrix, :math:`x \mapsto A_m x` with
-:math:`A_0 = I`, and every score :math:`(A_m q)^\top (A_n k)` depends only on :math:`n - m`, then
-:math:`A_m = A_1^m` with :math:`A_1` orthogonal (:func:`offset_deviation` measures how far a family of maps
-is from that), and every orthogonal matrix is, in a suitable orthonormal basis, rotations of planes and
-:math:`\pm 1` entries (:func:`rotation_form`).
+The counter-clockwise rotation :math:`R(\alpha)` has :math:`R(\alpha)^\top R(\beta) = R(\beta - \alpha)`, and the
+block-diagonal :math:`\operatorname{diag}(R(\alpha_0), \ldots, R(\alpha_{d/2-1}))` turns pairs of dimensions:
+RoPE's :math:`\Theta_m` and the sinusoidal :math:`M_k` are two such matrices. Why rotations at all: if position
+maps :math:`A_m` (:math:`A_0 = I`) give scores :math:`(A_m q)^\top (A_n k)` that depend only on :math:`n - m`, then
+:math:`A_m = A_1^m` with :math:`A_1` orthogonal (:func:`offset_deviation` measures how far a family is from
+that), and an orthogonal matrix is rotations of planes and :math:`\pm 1` entries (:func:`rotation_form`).
 """
 
 from __future__ import annotations

@@ -34,34 +34,11 @@ def offsets(n_queries: int, n_keys: int | None = None) -> np.ndarray:
     return np.arange(n_keys)[None, :] - np.arange(n_queries)[:, None]
 
 
-def clipped_offsets(n_positions: int, max_offset: int) -> np.ndarray:
-    r"""Shaw et al.'s table index :math:`\operatorname{clip}(n - m, -K, K) + K \in \{0, \ldots, 2K\}`, shape
-    ``(n_positions, n_positions)``: row ``m``, column ``n``, with :math:`K` = ``max_offset``.
-
-    >>> clipped_offsets(4, 1)
-    array([[1, 2, 2, 2],
-           [0, 1, 2, 2],
-           [0, 0, 1, 2],
-           [0, 0, 0, 1]])
-    """
-    who = "clipped_offsets"
-    n_positions = validation.integer(n_positions, "n_positions", who, minimum=1)
-    max_offset = validation.integer(max_offset, "max_offset", who, minimum=1)
-    return np.clip(offsets(n_positions), -max_offset, max_offset) + max_offset
-
-
 def shaw_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:
     r"""Scores with Shaw et al.'s relative key vectors,
-    :math:`S_{m,n} = q_m^\top\big(k_n + a_{\operatorname{clip}(n-m, -K, K)}\big)/\sqrt d`.
-
-    Parameters
-    ----------
-    q, k : arrays of shape ``(N, d)``, the queries and keys (rows are positions).
-    table : array of shape ``(2K + 1, d)``; row :math:`K + D` is :math:`a_D`, the vector of offset :math:`D`.
-
-    Returns
-    -------
-    array of shape ``(N, N)``.
+    :math:`S_{m,n} = q_m^\top\big(k_n + a_{\operatorname{clip}(n-m, -K, K)}\big)/\sqrt d`, shape ``(N, N)``, for
+    queries and keys ``(N, d)`` (rows are positions) and a ``table`` ``(2K + 1, d)`` whose row :math:`K + D` is
+    :math:`a_D`, the vector of offset :math:`D`.
     """
     who = "shaw_scores"
     q, k = validation.matrix(q, "q", who), validation.matrix(k, "k", who)
@@ -69,7 +46,8 @@ def shaw_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:
     if q.shape != k.shape or table.shape[1] != q.shape[1] or table.shape[0] % 2 == 0 or table.shape[0] < 3:
         raise ValueError(f"{who}: need q and k of one shape (N, d) and a table of shape (2K + 1, d) with K >= 1, "
                          f"got {q.shape}, {k.shape} and {table.shape}")
-    relative_keys = table[clipped_offsets(q.shape[0], table.shape[0] // 2)]  # (N, N, d): a_(n - m)
+    clip = table.shape[0] // 2  # K
+    relative_keys = table[np.clip(offsets(q.shape[0]), -clip, clip) + clip]  # (N, N, d): a_clip(n - m, -K, K)
     return (q @ k.T + np.einsum("md,mnd->mn", q, relative_keys)) / np.sqrt(q.shape[1])
 
 

@@ -45,12 +45,13 @@ def interleaved_to_half(d: int) -> np.ndarray:
     It gathers the interleaved pair :math:`(2j, 2j+1)` into positions :math:`(j, j + d/2)`, so that
     ``apply_rope(x[..., p], layout="half") == apply_rope(x, layout="interleaved")[..., p]``.
     """
-    return _interleaved_to_half(validation.even_dimension(d, "interleaved_to_half"))
+    d = validation.even_dimension(d, "interleaved_to_half")
+    return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
 def half_to_interleaved(d: int) -> np.ndarray:
     """The inverse permutation of :func:`interleaved_to_half`: ``x[..., p][..., half_to_interleaved(d)] == x``."""
-    return np.argsort(_interleaved_to_half(validation.even_dimension(d, "half_to_interleaved")))
+    return np.argsort(interleaved_to_half(validation.even_dimension(d, "half_to_interleaved")))
 
 
 def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None = None) -> np.ndarray:
@@ -73,13 +74,8 @@ def interleaved_to_half_rows(n_heads: int, head_dim: int, rotary_dim: int | None
     rotary_dim = head_dim if rotary_dim is None else validation.even_dimension(rotary_dim, who, "rotary_dim")
     if rotary_dim > head_dim:
         raise ValueError(f"{who}: rotary_dim ({rotary_dim}) must be at most head_dim ({head_dim})")
-    within = np.concatenate([_interleaved_to_half(rotary_dim), np.arange(rotary_dim, head_dim)])
+    within = np.concatenate([interleaved_to_half(rotary_dim), np.arange(rotary_dim, head_dim)])
     return (np.arange(n_heads)[:, None] * head_dim + within[None, :]).ravel()
-
-
-def _interleaved_to_half(d: int) -> np.ndarray:
-    """:func:`interleaved_to_half` for a validated ``d`` (a positive even int)."""
-    return np.concatenate([np.arange(0, d, 2), np.arange(1, d, 2)])
 
 
 def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "interleaved", out=None):

@@ -1,18 +1,9 @@
-r"""Rotary embeddings over part of the head or over several position axes.
+r"""Rotary embeddings over part of the head or over several position axes: partial rotary (GPT-J, GPT-NeoX),
+axial (2-D) RoPE for image patches, and M-RoPE (Qwen2-VL, Qwen3-VL) with three ids per token.
 
-Three members of the RoPE family keep the rotation of :mod:`posenc.rotary` and change what is rotated, or
-by which position:
-
-- **partial rotary** (GPT-J, GPT-NeoX's ``rotary_pct``) rotates only the first :math:`r` of the :math:`d`
-  dimensions; the other :math:`d - r` pass through, so part of every score sees content alone;
-- **axial (2-D) RoPE** for image patches turns one half of the head by the patch's row and the other half by
-  its column, so a score depends on the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)`;
-- **M-RoPE** (Qwen2-VL) gives every token three ids (time, height, width) and turns each frequency pair by
-  the id of the axis its section belongs to; for text, where the three ids agree, it is plain RoPE. Qwen3-VL
-  deals the pairs to the axes in turn instead of in sections (:func:`mrope_axes`).
-
-Each is built from :func:`posenc.rotary.apply_rope` on slices of the head, so each inherits its kinds (numpy
-or torch), shapes, dtypes and pair layouts.
+Each keeps the rotation of :mod:`posenc.rotary` and changes what is rotated, or by which position; each is
+built from :func:`posenc.rotary.apply_rope` on slices of the head, so each takes and returns what it does
+(numpy or torch, shape ``(..., seq, d)``, the dtype kept).
 """
 
 from __future__ import annotations
@@ -33,26 +24,11 @@ def partial_rope(x, positions=None, *, rotary_fraction: float, base: float = 100
 
     .. math:: q_{:r}^\top \Theta^{(r)}_{n-m} k_{:r} + q_{r:}^\top k_{r:} ,
 
-    a function of :math:`n - m` whose second term does not see the positions at all. GPT-NeoX pairs the
-    rotated dimensions in the half layout (``rotate_half``), GPT-J in the interleaved one.
+    a function of :math:`n - m` whose second term does not see the positions at all. ``rotary_fraction`` is in
+    :math:`(0, 1]` and :math:`r` must come out even and at least 2; ``positions``, ``base`` and ``layout`` are
+    as for :func:`posenc.rotary.apply_rope`, over the :math:`r` rotated dimensions (GPT-NeoX pairs them in the
+    half layout, GPT-J in the interleaved one).
 
-    Parameters
-    ----------
-    x : numpy array or torch tensor, shape ``(..., seq, d)``
-        Queries or keys, as for :func:`posenc.rotary.apply_rope`.
-    positions : sequence of ``seq`` numbers, optional
-        The position of each row; defaults to ``0, 1, ..., seq - 1``.
-    rotary_fraction : float in ``(0, 1]``
-        The share of the head that is rotated; :math:`r` must come out even and at least 2.
-    base, layout
-        As for :func:`posenc.rotary.apply_rope`, over the :math:`r` rotated dimensions.
-
-    Returns
-    -------
-    Same kind, shape and dtype as ``x``.
-
-    Examples
-    --------
     >>> x = np.ones((2, 4))
     >>> np.round(partial_rope(x, rotary_fraction=0.5), 4)   # r = 2: one pair turns, theta_0 = 1 radian
     array([[ 1.    ,  1.    ,  1.    ,  1.    ],
@@ -83,23 +59,10 @@ def axial_rope(x, rows, cols, *, base: float = 10000.0):
 
     .. math:: q_a^\top \Theta^{(d/2)}_{r_2 - r_1} k_a + q_b^\top \Theta^{(d/2)}_{c_2 - c_1} k_b ,
 
-    a function of the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)` alone.
+    a function of the 2-D offset :math:`(r_2 - r_1, c_2 - c_1)` alone. ``x`` has one row per patch and ``d`` a
+    multiple of 4; ``rows`` and ``cols`` give each patch's row and column (:func:`grid_positions` gives them in
+    raster order).
 
-    Parameters
-    ----------
-    x : numpy array or torch tensor, shape ``(..., seq, d)``, ``d`` a multiple of 4
-        One row per patch (any order; :func:`grid_positions` gives the raster order).
-    rows, cols : sequences of ``seq`` numbers
-        The row and the column of each patch.
-    base : float
-        The base of each half's ladder.
-
-    Returns
-    -------
-    Same kind, shape and dtype as ``x``.
-
-    Examples
-    --------
     >>> x = np.array([[1.0, 0.0, 1.0, 0.0]])
     >>> np.round(axial_rope(x, rows=[1], cols=[2]), 4)   # theta_0 = 1 in each half: turns of 1 and 2 radians
     array([[ 0.5403,  0.8415, -0.4161,  0.9093]])
@@ -118,9 +81,9 @@ def mrope(x, positions, sections, *, base: float = 10000.0, split: str = "sectio
     r"""Qwen2-VL's multimodal RoPE: frequency pair :math:`j` turned by the id of its section's axis.
 
     Every token carries three ids, ``positions[0]`` (time), ``positions[1]`` (height) and ``positions[2]``
-    (width). The :math:`d/2` frequency pairs, :math:`\theta_j = \text{base}^{-2j/d}` over the whole head, are
-    cut into three consecutive sections of ``sections[0]``, ``sections[1]`` and ``sections[2]`` pairs; pair
-    :math:`j` of the token at :math:`m` is turned by
+    (width), shape ``(3, seq)``. The :math:`d/2` frequency pairs, :math:`\theta_j = \text{base}^{-2j/d}` over the
+    whole head, are cut into three consecutive sections of ``sections[0]``, ``sections[1]`` and ``sections[2]``
+    pairs; pair :math:`j` of the token at :math:`m` is turned by
 
     .. math:: p_{a(j)}(m)\,\theta_j, \qquad a(j) = 0, 1, 2 \text{ for the first, second, third section.}
 
@@ -132,26 +95,9 @@ def mrope(x, positions, sections, *, base: float = 10000.0, split: str = "sectio
     layout, pairs :math:`(j, j + d/2)`, and the same sectioning over the frequency index :math:`j`
     (``mrope_section = [16, 24, 24]`` for a head of 128): it equals this function on heads permuted by
     :func:`posenc.rotary.interleaved_to_half`. With ``split="interleaved"`` the pairs are dealt to the axes
-    in turn, as in Qwen3-VL (:func:`mrope_axes`); the counts per axis stay ``sections``.
+    in turn, as in Qwen3-VL (:func:`mrope_axes`); the counts per axis stay ``sections`` (three non-negative
+    integers adding up to :math:`d/2`).
 
-    Parameters
-    ----------
-    x : numpy array or torch tensor, shape ``(..., seq, d)`` with ``d`` even
-    positions : array of numbers, shape ``(3, seq)``
-        The time, height and width id of each token.
-    sections : three non-negative integers that add up to ``d / 2``
-        How many frequency pairs each axis owns, from the fastest hand on.
-    base : float
-        The base of the ladder over the whole head.
-    split : ``"sections"`` or ``"interleaved"``
-        Which pairs each axis owns: consecutive sections (Qwen2-VL) or every third pair (Qwen3-VL).
-
-    Returns
-    -------
-    Same kind, shape and dtype as ``x``.
-
-    Examples
-    --------
     >>> x = np.array([[1.0, 0.0, 1.0, 0.0]])
     >>> np.round(mrope(x, [[1], [5], [2]], sections=(1, 0, 1), base=100.0), 4)  # pair 0 by id 1, pair 1 by id 2
     array([[0.5403, 0.8415, 0.9801, 0.1987]])
@@ -217,6 +163,30 @@ def grid_positions(height: int, width: int) -> tuple[np.ndarray, np.ndarray]:
     width = validation.integer(width, "width", "grid_positions", minimum=1)
     rows, cols = np.divmod(np.arange(height * width), width)
     return rows, cols
+
+
+def mrope_ids(segments) -> np.ndarray:
+    """Qwen2-VL's three ids (time, height, width) for a sequence of text and images, shape ``(3, seq)``.
+
+    ``segments`` lists the parts in order: an int is that many text tokens, a pair ``(rows, cols)`` an
+    image of that many patches in reading order. A text token's three ids are equal, one more than the
+    largest id before it. An image whose first id is ``t0`` gives every patch the time id ``t0`` and the
+    height and width ids ``t0 + row`` and ``t0 + col``; the text after it resumes at its largest id + 1.
+
+    >>> mrope_ids([1, (2, 2), 1])
+    array([[0, 1, 1, 1, 1, 3],
+           [0, 1, 1, 2, 2, 3],
+           [0, 1, 2, 1, 2, 3]])
+    """
+    parts, start = [], 0
+    for segment in segments:
+        if isinstance(segment, int):
+            parts.append(np.tile(start + np.arange(segment), (3, 1)))
+        else:
+            rows, cols = grid_positions(*segment)
+            parts.append(np.stack([np.zeros_like(rows), rows, cols]) + start)
+        start = int(parts[-1].max()) + 1
+    return np.concatenate(parts, axis=1)
 
 
 def grid_offset_deviation(s, rows, cols) -> float:

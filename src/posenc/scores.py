@@ -11,7 +11,7 @@ from __future__ import annotations
 import numpy as np
 
 from . import validation
-from .attention import _softmax
+from .attention import softmax
 from .geometry import plane_angle, rotation_2d
 from .rotary import LAYOUTS, _rope
 from .sinusoidal import position_vectors
@@ -19,16 +19,17 @@ from .sinusoidal import position_vectors
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     """Scaled dot products :math:`S_{m,n} = q_m\\cdot k_n/\\sqrt{d}`, shape ``(..., n_q, n_k)``."""
-    return _score_matrix(*_rows_of_one_width(q, k, "score_matrix"))
+    q, k = validation.rows_of_one_width(q, k, "score_matrix")
+    return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
 def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
     """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
     who = "rope_scores"
-    q, k = _rows_of_one_width(q, k, who)
+    q, k = validation.rows_of_one_width(q, k, who)
     validation.even_dimension(q.shape[-1], who)
     base, layout = validation.base(base, who), validation.option(layout, LAYOUTS, "layout", who)
-    return _rope_scores(q, k, base, layout)
+    return score_matrix(_rope(q, np.arange(q.shape[-2]), base, layout), _rope(k, np.arange(k.shape[-2]), base, layout))
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
@@ -36,26 +37,7 @@ def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float =
     who = "repeated_token_scores"
     q, k = validation.query_and_key(q, k, who)
     n, base = validation.integer(n, "n", who, minimum=1), validation.base(base, who)
-    return _rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base, "interleaved")
-
-
-def _rows_of_one_width(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
-    """Queries and keys as float64 arrays ``(..., n, d)`` of one width ``d``."""
-    q, k = validation.real_array(q, "q", who, min_ndim=2), validation.real_array(k, "k", who, min_ndim=2)
-    if q.shape[-1] != k.shape[-1]:
-        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
-    return q, k
-
-
-def _score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
-    """:func:`score_matrix` of validated queries and keys (float arrays of one width), without validation."""
-    return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
-
-
-def _rope_scores(q: np.ndarray, k: np.ndarray, base: float, layout: str) -> np.ndarray:
-    """:func:`rope_scores` of validated queries and keys (float arrays of one even width), without validation."""
-    rotated_q = _rope(q, np.arange(q.shape[-2]), base, layout)
-    return _score_matrix(rotated_q, _rope(k, np.arange(k.shape[-2]), base, layout))
+    return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
@@ -190,4 +172,4 @@ def last_query_weights(q: np.ndarray, k: np.ndarray, n_positions: int, *, base: 
     base = validation.base(base, who)
     keys = _rope(np.tile(k, (n_positions, 1)), np.arange(n_positions), base)  # key n turned by Theta_n
     query = _rope(q[None, :], [n_positions - 1], base)[0]
-    return _softmax(keys @ query / np.sqrt(q.size))
+    return softmax(keys @ query / np.sqrt(q.size))

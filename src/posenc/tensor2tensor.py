@@ -28,7 +28,8 @@ def timing_frequencies(d: int, max_timescale: float = 10000.0) -> np.ndarray:
     """
     d = validation.even_dimension(d, "timing_frequencies")
     max_timescale = validation.real(max_timescale, "max_timescale", "timing_frequencies", above=1.0)
-    return _ladder(d, max_timescale)
+    increment = math.log(max_timescale) / max(d // 2 - 1, 1)
+    return np.exp(-increment * np.arange(d // 2, dtype=np.float64))
 
 
 def timing_signal(n_positions: int, d: int, max_timescale: float = 10000.0) -> np.ndarray:
@@ -43,10 +44,5 @@ def timing_signal(n_positions: int, d: int, max_timescale: float = 10000.0) -> n
     n_positions = validation.integer(n_positions, "n_positions", who, minimum=0)
     d = validation.even_dimension(d, who)
     max_timescale = validation.real(max_timescale, "max_timescale", who, above=1.0)
-    angles = np.outer(np.arange(n_positions, dtype=np.float64), _ladder(d, max_timescale))
+    angles = np.outer(np.arange(n_positions, dtype=np.float64), timing_frequencies(d, max_timescale))
     return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
-
-
-def _ladder(d: int, max_timescale: float) -> np.ndarray:
-    increment = math.log(max_timescale) / max(d // 2 - 1, 1)
-    return np.exp(-increment * np.arange(d // 2, dtype=np.float64))

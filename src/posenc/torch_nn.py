@@ -1,18 +1,11 @@
 r"""Torch modules: a learned absolute position table, one attention head (with RoPE, a rescaled RoPE ladder
 or ALiBi's bias, or with none), and a tiny model with a choice of position scheme, small enough to train
-in seconds: enough to see which rows of a table training ever reaches and how each scheme fares on inputs
-longer than its training sequences.
+in seconds. The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with
+``rope=True``, as :func:`posenc.rotary.apply_rope` applied to its queries and keys).
 
-The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with ``rope=True``,
-as :func:`posenc.rotary.apply_rope` applied to its queries and keys); the tests check this in float64.
-
-A learned table is a matrix :math:`P \in \mathbb{R}^{N\times d}` whose row :math:`p` is added to the token
-vector at position :math:`p`, :math:`x_p \leftarrow x_p + P_p`. The loss of a sequence of length
-:math:`L` reads rows :math:`0, \ldots, L-1` only, so
-
-.. math:: \frac{\partial\,\text{loss}}{\partial P_p} = 0 \qquad \text{for every } p \ge L,
-
-and an optimiser without weight decay never moves those rows.
+A learned table :math:`P \in \mathbb{R}^{N\times d}` adds row :math:`p` to the token at position :math:`p`; the loss
+of a sequence of length :math:`L` reads rows :math:`0, \ldots, L-1` only, so
+:math:`\partial\,\text{loss}/\partial P_p = 0` for every :math:`p \ge L`.
 """
 
 from __future__ import annotations

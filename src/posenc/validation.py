@@ -143,6 +143,14 @@ def like(value, x, name: str, who: str) -> None:
         raise ValueError(f"{who}: {name} must have x's shape {tuple(x.shape)}, got {tuple(value.shape)}")
 
 
+def rows_of_one_width(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
+    """Queries and keys as float64 arrays ``(..., n, d)`` of one width ``d``."""
+    q, k = real_array(q, "q", who, min_ndim=2), real_array(k, "k", who, min_ndim=2)
+    if q.shape[-1] != k.shape[-1]:
+        raise ValueError(f"{who}: queries and keys must have the same width, got {q.shape[-1]} and {k.shape[-1]}")
+    return q, k
+
+
 def query_and_key(q, k, who: str) -> tuple[np.ndarray, np.ndarray]:
     """A query and a key that RoPE can turn: finite float64 vectors of one shape ``(d,)`` with ``d`` even."""
     q, k = real_vector(q, "q", who), real_vector(k, "k", who)

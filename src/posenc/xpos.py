@@ -28,8 +28,9 @@ def xpos_zeta(d: int, gamma: float = 0.4) -> np.ndarray:
     >>> xpos_zeta(4)
     array([0.28571429, 0.64285714])
     """
-    d, _, _, gamma = _options("xpos_zeta", d, "query", 512.0, gamma)
-    return _zeta(d, gamma)
+    d = validation.even_dimension(d, "xpos_zeta")
+    gamma = validation.real(gamma, "gamma", "xpos_zeta", above=0.0)
+    return (np.arange(0, d, 2) / d + gamma) / (1 + gamma)
 
 
 def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 512.0, gamma: float = 0.4) -> np.ndarray:
@@ -41,20 +42,14 @@ def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 51
            [0.28571429, 0.28571429]])
     """
     positions = validation.real_vector(positions, "positions", "xpos_scale")
-    return _scale(positions, *_options("xpos_scale", d, role, scale_base, gamma))
+    return _scale(positions, d, role, scale_base, gamma, "xpos_scale")
 
 
 def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10000.0, scale_base: float = 512.0,
          gamma: float = 0.4) -> np.ndarray:
     r"""xPos on queries (``role="query"``) or keys (``role="key"``): scale pair :math:`j` of the row at position
-    :math:`p` by :math:`\zeta_j^{\pm p/B}`, then turn it as :func:`posenc.rotary.apply_rope` does.
-
-    Parameters
-    ----------
-    x : float numpy array of shape ``(..., seq, d)``, ``d`` even.
-    positions : ``seq`` numbers, default ``0, ..., seq - 1``.
-    role : ``"query"`` or ``"key"``.
-    base, scale_base, gamma : the ladder's base, :math:`B` and :math:`\gamma`.
+    :math:`p` by :math:`\zeta_j^{\pm p/B}` (:math:`B` = ``scale_base``), then turn it as
+    :func:`posenc.rotary.apply_rope` does. ``x`` is a float numpy array ``(..., seq, d)``, ``d`` even.
 
     >>> np.round(xpos(np.ones((1, 2)), [512.0], role="key"), 4)   # the key grows by 1/zeta_0 = 3.5
     array([[-3.7672, -3.2106]])
@@ -64,21 +59,12 @@ def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10
     validation.rotatable(x, "xpos")
     positions = validation.positions(positions, x.shape[-2], "xpos")
     base = validation.base(base, "xpos")
-    scale = _scale(positions, *_options("xpos", x.shape[-1], role, scale_base, gamma))
-    return _rope(x * scale, positions, base)
+    return _rope(x * _scale(positions, x.shape[-1], role, scale_base, gamma, "xpos"), positions, base)
 
 
-def _options(who: str, d, role, scale_base, gamma) -> tuple[int, float, float, float]:
-    """The checked width, sign of the exponent (+1 query, -1 key), scale base and gamma."""
-    d = validation.even_dimension(d, who)
+def _scale(positions: np.ndarray, d, role, scale_base, gamma, who: str) -> np.ndarray:
+    """:func:`xpos_scale` for validated ``positions``, checking the other arguments on behalf of ``who``."""
     sign = 1.0 if validation.option(role, ROLES, "role", who) == "query" else -1.0
     scale_base = validation.real(scale_base, "scale_base", who, above=0.0)
-    return d, sign, scale_base, validation.real(gamma, "gamma", who, above=0.0)
-
-
-def _zeta(d: int, gamma: float) -> np.ndarray:
-    return (np.arange(0, d, 2) / d + gamma) / (1 + gamma)
-
-
-def _scale(positions: np.ndarray, d: int, sign: float, scale_base: float, gamma: float) -> np.ndarray:
-    return np.repeat(_zeta(d, gamma)[None, :] ** (sign * positions[:, None] / scale_base), 2, axis=1)
+    zeta = xpos_zeta(validation.even_dimension(d, who), validation.real(gamma, "gamma", who, above=0.0))
+    return np.repeat(zeta[None, :] ** (sign * positions[:, None] / scale_base), 2, axis=1)

@@ -1,36 +1,20 @@
-r"""Chapter 9's experiment and figures: tiny models with five position schemes, trained at one length on two copy tasks,
-evaluated at longer ones, on several seeds.
+r"""Chapter 9's experiment and figures: tiny models with five position schemes, trained at one length :math:`L_0`
+on two copy tasks and evaluated at longer ones :math:`L'`, on several seeds.
 
-Every model is a :class:`posenc.torch_nn.TinyModel` trained at the length :math:`L_0` on one of two tasks:
-
-- the **block copy** of :func:`copy_batch`: a block of :math:`L'/2` random tokens, then :math:`L'/2` blanks on
-  which the model writes the block out again. The answer sits at the offset :math:`n - m = -L'/2`, so the
-  offset the task asks for grows with the length :math:`L'` of the input, and training at :math:`L_0` shows
-  only :math:`-L_0/2`;
-- the **lag copy** of :func:`posenc.book.ch02.lagged_copy_batch`: repeat the token ``lag``
-  places back. The answer sits at the offset :math:`-\text{lag}` at every length, the short, fixed offset
-  that methods which keep the fast hands are designed for.
-
-The models are evaluated at each length :math:`L'` of ``lengths`` by the fraction of targets on which the
-most likely token is the right one. The learned table has ``max(lengths)`` rows, of which training
-reaches the first :math:`L_0` only; the rows past them keep their random initial values
-(:mod:`posenc.torch_nn`). The trained RoPE model is also run with the ladders of :mod:`posenc.scaling`:
-position interpolation at the factor :math:`s = L'/L_0` of each length and at one fixed factor, YaRN as
-its paper configures it (:math:`\alpha = 1`, :math:`\beta = 32`, with its temperature) and Llama 3.1's rule
-(the same ramp with :math:`\beta = 4`, no temperature), both at :math:`s = L'/L_0`.
-
-Every (task, seed) pair is one job; the jobs are shared between this process and fresh ones (the models are
-too small for threads to help), each job seeded on its own, so the numbers do not depend on how they are
-shared out.
+The **block copy** (:func:`copy_batch`) asks for the offset :math:`-L'/2`, which grows with the input; the
+**lag copy** (:func:`posenc.book.ch02.lagged_copy_batch`) asks for :math:`-\text{lag}` at every length. The
+trained RoPE model is also run with the ladders of :mod:`posenc.scaling` (:data:`STRETCHED`). Every
+(task, seed) pair is one job, seeded on its own, so the numbers do not depend on how the jobs are shared
+between this process and fresh ones (the models are too small for threads to help).
 """
 
 from __future__ import annotations
 
 import multiprocessing
-import time
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
+from functools import partial
 
 import matplotlib.pyplot as plt
 import numpy as np
@@ -65,19 +49,8 @@ def copy_batch(batch: int, length: int, vocab: int, generator: torch.Generator) 
     return tokens, targets
 
 
-def _same_shape(tokens: torch.Tensor, targets: torch.Tensor, who: str) -> None:
-    """Tokens and targets must be integer tensors of one shape ``(batch, seq)``."""
-    for name, t in (("tokens", tokens), ("targets", targets)):
-        if not isinstance(t, torch.Tensor) or t.is_floating_point() or t.is_complex():
-            raise TypeError(f"{who}: {name} must be an integer tensor, got {type(t).__name__}")
-    if tokens.ndim != 2 or tokens.shape != targets.shape:
-        raise ValueError(f"{who}: tokens and targets must have one shape (batch, seq), "
-                         f"got {tuple(tokens.shape)} and {tuple(targets.shape)}")
-
-
 def accuracy(model: nn.Module, tokens: torch.Tensor, targets: torch.Tensor) -> float:
     """The fraction of positions with a target (not ``-100``) where the model's most likely token is the target."""
-    _same_shape(tokens, targets, "accuracy")
     with torch.no_grad(), one_thread():
         predicted = model(tokens).argmax(dim=-1)
     scored = targets != -100
@@ -93,7 +66,6 @@ def order_blind(tokens: torch.Tensor, targets: torch.Tensor) -> float:
     >>> round(order_blind(tokens, targets), 3)
     0.667
     """
-    _same_shape(tokens, targets, "order_blind")
     half = tokens.shape[-1] // 2
     counts = torch.nn.functional.one_hot(tokens[:, :half]).sum(dim=1)  # (batch, vocab)
     return float(counts.max(dim=1).values.sum() / (targets != -100).sum())
@@ -129,7 +101,7 @@ class Settings:
 
 @dataclass(frozen=True)
 class Extrapolation:
-    """What :func:`run_experiment` measured.
+    """What :func:`run_experiment` measured, with its ``settings`` and ``seeds``.
 
     ``accuracy[task][method]`` has shape ``(len(seeds), len(lengths))``: one row per seed, one column per
     evaluation length, for every task of :data:`TASKS` and method of :data:`METHODS`. ``order_blind`` (same
@@ -137,7 +109,7 @@ class Extrapolation:
     (:func:`order_blind`). For every row of the learned tables (``max(lengths)`` rows, ``train_length`` of
     them trained), ``largest_gradient`` and ``row_change`` are the largest gradient it received and the
     largest change training made to it, over every seed and task; ``final_loss[task][scheme]`` is the
-    training loss of each seed's last step; then the settings and the seconds the run took."""
+    training loss of each seed's last step."""
 
     settings: Settings
     seeds: tuple[int, ...]
@@ -146,11 +118,6 @@ class Extrapolation:
     largest_gradient: np.ndarray
     row_change: np.ndarray
     final_loss: dict[str, dict[str, np.ndarray]]
-    seconds: float
-
-    @property
-    def train_length(self) -> int:
-        return self.settings.train_length
 
     @property
     def lengths(self) -> tuple[int, ...]:
@@ -161,19 +128,17 @@ class Extrapolation:
         ``vocab`` for the lag copy."""
         return 1.0 / (self.settings.vocab - (task == "block copy"))
 
-    def table(self) -> list[list[str]]:
-        """The accuracies as rows of text, ``[method, task 0 at lengths[0], ..., task 1 at lengths[-1]]``:
-        the range over the seeds in percent (:func:`percent_range`)."""
-        return [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS
-                           for i in range(len(self.lengths)))] for method in METHODS]
-
     def markdown_table(self) -> str:
-        """:meth:`table` as a Markdown table, lengths as multiples of :math:`L_0`, with a last row for the
+        """The accuracies as a Markdown table: a row per method, a column per task and length (as multiples of
+        :math:`L_0`), each cell the range over the seeds in percent (:func:`percent_range`); a last row for the
         best order-blind guess on the block copy (a dash for the lag copy)."""
-        times = [f"${n // self.train_length}L_0$" if n > self.train_length else "$L_0$" for n in self.lengths]
+        l0, columns = self.settings.train_length, range(len(self.lengths))
+        times = [f"${n // l0}L_0$" if n > l0 else "$L_0$" for n in self.lengths]
         header = ["positions", *(f"{task}, {t}" for task in TASKS for t in times)]
-        blind = [percent_range(self.order_blind[:, i]) for i in range(len(self.lengths))]
-        rows = [header, ["---"] * len(header), *self.table(),
+        methods = [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS for i in columns)]
+                   for method in METHODS]
+        blind = [percent_range(self.order_blind[:, i]) for i in columns]
+        rows = [header, ["---"] * len(header), *methods,
                 ["best order-blind guess", *blind, *["\N{EN DASH}"] * len(self.lengths)]]
         return "\n".join("| " + " | ".join(row) + " |" for row in rows)
 
@@ -221,12 +186,6 @@ def _deterministic():
         torch.use_deterministic_algorithms(before)
 
 
-def _training_batches(task: str, settings: Settings, seed: int):
-    """A function that hands out the next training batch of ``task`` from a generator seeded with ``seed``."""
-    data = torch.Generator().manual_seed(seed)
-    return lambda: _batches(task, settings, settings.train_length, settings.batch, data)
-
-
 def _job(task: str, seed: int, settings: Settings) -> dict:
     """Train the five schemes on ``task`` with ``seed`` and evaluate every method at every length: model
     weights from ``torch.manual_seed(seed)``, training batches from a generator seeded ``2 seed``,
@@ -239,7 +198,8 @@ def _job(task: str, seed: int, settings: Settings) -> dict:
             torch.manual_seed(seed)
             model = TinyModel(settings.vocab, settings.d_model, max(settings.lengths) if scheme == "learned" else None,
                               position=scheme, n_heads=settings.n_heads)
-            batches = _training_batches(task, settings, 2 * seed)
+            batches = partial(_batches, task, settings, settings.train_length, settings.batch,
+                              torch.Generator().manual_seed(2 * seed))  # the same batches for every scheme
             if scheme == "learned":
                 trained, before, after, largest_gradient = fit_watching_table(model, batches, settings.steps,
                                                                               lr=settings.lr)
@@ -281,7 +241,6 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1
     (by default the longest length ratio, 4).
     """
     who = "run_experiment"
-    start = time.perf_counter()
     train_length = validation.integer(train_length, "train_length", who, minimum=2)
     lengths = tuple(validation.integer(n, "lengths", who, minimum=2) for n in lengths)
     seeds = tuple(validation.integer(s, "seeds", who, minimum=0) for s in seeds)
@@ -301,7 +260,7 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1
     gradients, changes = zip(*(result["table"] for result in done.values()), strict=True)
     blind = np.array([done["block copy", s]["order_blind"] for s in seeds])
     return Extrapolation(settings, seeds, accuracies, blind, np.max(gradients, axis=0), np.max(changes, axis=0),
-                         losses, time.perf_counter() - start)
+                         losses)
 
 
 

@@ -1,40 +1,13 @@
-"""The figures of chapter 10, *The family*, and Qwen2-VL's ids
-
-T5's buckets, ALiBi's heads and xPos's factors; the three M-RoPE ids of a sequence of text and images.
-"""
+"""The figures of chapter 10, *The family*: T5's buckets, ALiBi's heads and xPos's factors."""
 
 from __future__ import annotations
 
 import matplotlib.pyplot as plt
 import numpy as np
 
-from posenc.rotary_axes import grid_positions
+from posenc.rotary_axes import mrope_ids as mrope_ids  # re-exported: chapter 10 calls ch10.mrope_ids
 
 from .style import MUTED, PALETTE
-
-
-def mrope_ids(segments) -> np.ndarray:
-    """Qwen2-VL's three ids (time, height, width) for a sequence of text and images, shape ``(3, seq)``.
-
-    ``segments`` lists the parts in order: an int is that many text tokens, a pair ``(rows, cols)`` an
-    image of that many patches in reading order. A text token's three ids are equal, one more than the
-    largest id before it. An image whose first id is ``t0`` gives every patch the time id ``t0`` and the
-    height and width ids ``t0 + row`` and ``t0 + col``; the text after it resumes at its largest id + 1.
-
-    >>> mrope_ids([1, (2, 2), 1])
-    array([[0, 1, 1, 1, 1, 3],
-           [0, 1, 1, 2, 2, 3],
-           [0, 1, 2, 1, 2, 3]])
-    """
-    parts, start = [], 0
-    for segment in segments:
-        if isinstance(segment, int):
-            parts.append(np.tile(start + np.arange(segment), (3, 1)))
-        else:
-            rows, cols = grid_positions(*segment)
-            parts.append(np.stack([np.zeros_like(rows), rows, cols]) + start)
-        start = int(parts[-1].max()) + 1
-    return np.concatenate(parts, axis=1)
 
 
 def t5_buckets(offsets: np.ndarray, buckets: dict[str, np.ndarray], max_distance: int):

@@ -1,7 +1,7 @@
 """The settings and figures of chapter 11, *RoPE in current models*
 
 The published configurations the chapter computes with (Phi-3.5-mini's LongRoPE factors, Llama 4, Gemma 3, Qwen-VL's
-M-RoPE, DeepSeek-V3), and its figures: LongRoPE's factors, the logit multipliers of long contexts, the arcs hands
+M-RoPE, DeepSeek-V3), and its figures: LongRoPE's factors, the arcs hands
 sweep within a window, and which hands each axis of M-RoPE owns.
 """
 
@@ -48,17 +48,6 @@ def longrope_factors(factors: dict[str, np.ndarray], factor: float):
     ax.axhline(factor, color=MUTED, linestyle=":", linewidth=0.9)
     ax.set_xlabel("hand j (fast to slow)")
     ax.set_ylabel(r"factor $s_j$ ($\theta'_j = \theta_j/s_j$)")
-    ax.legend(loc="upper left", fontsize=8.5)
-    return fig
-
-
-def logit_multipliers(positions: np.ndarray, curves: dict[str, np.ndarray]):
-    """What each model multiplies its logits by, against the query's position (log x)."""
-    fig, ax = plt.subplots(figsize=(7.0, 3.0), constrained_layout=True)
-    for (label, values), colour in zip(curves.items(), PALETTE, strict=False):
-        ax.semilogx(positions, values, linewidth=1.4, color=colour, label=label)
-    ax.set_xlabel("position m of the query (tokens)")
-    ax.set_ylabel("multiplier on the logits")
     ax.legend(loc="upper left", fontsize=8.5)
     return fig
 

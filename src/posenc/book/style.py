@@ -37,21 +37,14 @@ def use_book_style() -> None:
     mpl.rcParams.update(STYLE)
 
 
-def heatmap(ax, values: np.ndarray, *, row_labels=None, col_labels=None, title: str = "",
-            limit: float | None = None, symmetric: bool = True):
-    """Draw ``values`` as a heatmap on ``ax`` and return the image (for a colorbar).
-
-    With ``symmetric`` the map is diverging and centred on zero, from ``-limit`` to ``limit`` (default:
-    the largest magnitude in ``values``); otherwise it is sequential (viridis).
-    """
+def heatmap(ax, values: np.ndarray, *, row_labels=None, title: str = "", limit: float | None = None):
+    """Draw ``values`` on ``ax`` as a diverging heatmap centred on zero, from ``-limit`` to ``limit`` (default: the
+    largest magnitude in ``values``), and return the image (for a colorbar)."""
     values = np.asarray(values)
     limit = limit or float(np.max(np.abs(values))) or 1.0
-    kwargs = {"vmin": -limit, "vmax": limit, "cmap": "RdBu_r"} if symmetric else {"cmap": "viridis"}
-    image = ax.imshow(values, aspect="auto", interpolation="nearest", **kwargs)
+    image = ax.imshow(values, aspect="auto", interpolation="nearest", vmin=-limit, vmax=limit, cmap="RdBu_r")
     if row_labels is not None:
         ax.set_yticks(range(len(row_labels)), row_labels)
-    if col_labels is not None:
-        ax.set_xticks(range(len(col_labels)), col_labels)
     ax.set_title(title)
     ax.spines[["left", "bottom"]].set_visible(False)
     return image

@@ -19,13 +19,6 @@ computes the same numbers with the package's functions, so a test can read the p
 In a chapter, make the explorer the last expression of a cell (``RopeExplorer()``) and pair it with "Try
 this" prompts. The build stores every widget a notebook creates in the page, shown or not (about 16 kB
 each, mostly the JavaScript), so create only the explorers you show; take other numbers from posenc.
-
->>> from posenc.book.explorers import RopeExplorer
->>> explorer = RopeExplorer(m=4, n=1)
->>> before = explorer.readouts()["full_dot"]
->>> explorer.m, explorer.n = 9, 6            # "Both +5"
->>> bool(abs(explorer.readouts()["full_dot"] - before) < 1e-9)
-True
 """
 
 from __future__ import annotations
@@ -55,10 +48,13 @@ def _module(name: str) -> str:
     return "\n".join((_HERE / f"{part}.js").read_text(encoding="utf-8") for part in ("common", name))
 
 
-def _check_range(owner: str, name: str, value: int, low: int, high: int) -> int:
-    """``value`` if ``low <= value <= high``, else a TraitError that names the trait and the range."""
+def _check_range(explorer, proposal, ranges: dict[str, tuple[int, int]]) -> int:
+    """The proposed value of a trait if it lies in its range ``ranges[name] = (low, high)``, else a TraitError
+    that names the explorer, the trait and the range."""
+    name, value = proposal["trait"].name, proposal["value"]
+    low, high = ranges[name]
     if not low <= value <= high:
-        raise t.TraitError(f"{owner}: {name} must be between {low} and {high}, got {value}")
+        raise t.TraitError(f"{type(explorer).__name__}: {name} must be between {low} and {high}, got {value}")
     return value
 
 
@@ -115,17 +111,10 @@ class SinusoidalExplorer(_Explorer):
     def _keep_dimension_inside(self, change):
         self.dimension = min(self.dimension, change["new"] - 1)
 
-    @t.validate("n_positions")
-    def _valid_n_positions(self, proposal):
-        return _check_range("SinusoidalExplorer", "n_positions", proposal["value"], 2, 256)
-
-    @t.validate("position")
-    def _valid_position(self, proposal):
-        return _check_range("SinusoidalExplorer", "position", proposal["value"], 0, self.n_positions - 1)
-
-    @t.validate("dimension")
-    def _valid_dimension(self, proposal):
-        return _check_range("SinusoidalExplorer", "dimension", proposal["value"], 0, self.d_model - 1)
+    @t.validate("n_positions", "position", "dimension")
+    def _in_range(self, proposal):
+        return _check_range(self, proposal, {"n_positions": (2, 256), "position": (0, self.n_positions - 1),
+                                             "dimension": (0, self.d_model - 1)})
 
     def similarity_curve(self) -> np.ndarray:
         """The chart: :math:`s_p(q)` for ``q = 0 .. n_positions - 1``, shape ``(n_positions,)``."""
@@ -197,13 +186,10 @@ class RopeExplorer(_Explorer):
             raise t.TraitError(f"RopeExplorer: {name} must have d={self.d} entries, got {len(value)}")
         return value
 
-    @t.validate("m", "n")
-    def _valid_position(self, proposal):
-        return _check_range("RopeExplorer", proposal["trait"].name, proposal["value"], 0, self.max_position)
-
-    @t.validate("pair")
-    def _valid_pair(self, proposal):
-        return _check_range("RopeExplorer", "pair", proposal["value"], 0, self.d // 2 - 1)
+    @t.validate("m", "n", "pair")
+    def _in_range(self, proposal):
+        return _check_range(self, proposal, {"m": (0, self.max_position), "n": (0, self.max_position),
+                                             "pair": (0, self.d // 2 - 1)})
 
     def readouts(self) -> dict[str, float | list]:
         r"""The numbers the page shows, from :func:`posenc.rotary.apply_rope`: :math:`\theta_j`, the angles
@@ -253,21 +239,14 @@ class ClockExplorer(_Explorer):
             raise t.TraitError(f"ClockExplorer: d must be even and at least 2 (one hand per pair), got {d}")
         return d
 
-    @t.validate("hand")
-    def _valid_hand(self, proposal):
-        return _check_range("ClockExplorer", "hand", proposal["value"], 0, self.d // 2 - 1)
-
-    @t.validate("n_positions")
-    def _valid_n_positions(self, proposal):
-        return _check_range("ClockExplorer", "n_positions", proposal["value"], 2, 64)
+    @t.validate("hand", "n_positions", "position")
+    def _in_range(self, proposal):
+        return _check_range(self, proposal, {"hand": (0, self.d // 2 - 1), "n_positions": (2, 64),
+                                             "position": (0, self.n_positions - 1)})
 
     @t.observe("n_positions")
     def _keep_position_inside(self, change):
         self.position = min(self.position, change["new"] - 1)
-
-    @t.validate("position")
-    def _valid_position(self, proposal):
-        return _check_range("ClockExplorer", "position", proposal["value"], 0, self.n_positions - 1)
 
     def hand_gaps(self) -> np.ndarray:
         r"""Distance along the circle from position :math:`p` to each shown :math:`q` on the chosen hand,
