@@ -9,7 +9,8 @@ at :math:`n` see the offset :math:`n - m` directly:
   rewrites the two that mention a key position with a sinusoid of the offset and two learned vectors
   :math:`u`, :math:`v`;
 - **T5 (Raffel et al., 2020)** adds a learned scalar per head and *bucket* of the offset: exact buckets
-  for short offsets, logarithmically wider ones up to ``max_distance``, one last bucket beyond.
+  for short offsets, logarithmically wider ones, and one last bucket for the largest offsets, which starts short of
+  ``max_distance`` and holds every offset beyond it.
 """
 
 from __future__ import annotations

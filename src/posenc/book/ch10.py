@@ -5,8 +5,6 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from posenc.rotary_axes import mrope_ids as mrope_ids  # re-exported: chapter 10 calls ch10.mrope_ids
-
 from .style import MUTED, PALETTE
 
 

@@ -1,6 +1,6 @@
 """The settings and figures of chapter 11, *RoPE in current models*
 
-The published configurations the chapter computes with (Phi-3.5-mini's LongRoPE factors, Llama 4, Gemma 3, Qwen-VL's
+The published configurations the chapter computes with (Llama 4, Gemma 3, Qwen-VL's
 M-RoPE, DeepSeek-V3), and its figures: LongRoPE's factors, the arcs hands
 sweep within a window, and which hands each axis of M-RoPE owns.
 """
@@ -11,21 +11,6 @@ import matplotlib.pyplot as plt
 import numpy as np
 
 from .style import MUTED, PALETTE
-
-# Phi-3.5-mini-instruct's rotary configuration (its config.json on the Hugging Face Hub): a head of 96 rotated
-# coordinates (hidden size 3072, 32 heads), base 10,000, trained context 4,096, context 131,072, and the two
-# lists of rescale factors that LongRoPE's search produced, one per hand, fastest first (to two decimals).
-PHI35_MINI = {
-    "d": 96, "base": 10000.0, "original_context": 4096, "context": 131072,
-    "short_factor": (1.0, 1.02, 1.03, 1.03, 1.05, 1.05, 1.05, 1.05, 1.05, 1.07, 1.1, 1.11, 1.16, 1.16, 1.17, 1.29,
-                     1.34, 1.68, 1.79, 1.82, 1.85, 1.88, 1.91, 1.94, 1.99, 2.02, 2.02, 2.02, 2.02, 2.02, 2.02, 2.03,
-                     2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.03, 2.08, 2.09, 2.19, 2.22, 2.59, 2.73, 2.75, 2.84),
-    "long_factor": (1.08, 1.11, 1.14, 1.34, 1.59, 1.6, 1.62, 2.62, 3.23, 3.23, 4.79, 7.4, 7.7, 9.09, 12.2, 17.67,
-                    24.46, 28.57, 30.42, 30.84, 32.59, 32.93, 42.32, 44.96, 50.34, 50.45, 57.55, 57.93, 58.21,
-                    60.14, 62.61, 62.62, 62.71, 63.14, 63.14, 63.77, 63.93, 63.96, 63.97, 64.03, 64.07, 64.08,
-                    64.12, 64.41, 64.48, 64.51, 64.53, 64.84),
-}
-
 
 # The settings the chapter computes with, each compared with transformers' defaults in tests/test_ch11.py.
 LLAMA4 = {"n_layers": 48, "nope_every": 4, "chunk": 8192, "attn_scale": 0.1,
