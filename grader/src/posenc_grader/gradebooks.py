@@ -44,15 +44,6 @@ from .records import HAND_BACK, ClassRecord
 from .staging import IDENTITIES
 
 
-def marks(record: ClassRecord) -> dict[tuple[str, str], Mark]:
-    """``{(student, assignment): Mark}``, the notebooks of each summed, for every row graded into ``record``."""
-    result: dict[tuple[str, str], Mark] = collections.defaultdict(Mark)
-    for key in sorted(record.statuses):
-        student, assignment, notebook = key.split("\t")
-        result[(student, assignment)] += record.mark((student, assignment, notebook))
-    return dict(result)
-
-
 def write(out: Path) -> list[str]:
     """Write every platform's gradebook and feedback zips for the students placed into ``out``; say what."""
     if not (out / IDENTITIES).is_file():
@@ -60,7 +51,10 @@ def write(out: Path) -> list[str]:
     kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
     record = ClassRecord(out)
     columns = kept.get("columns", {})  # the platform's own name of an assignment's column, from the roster
-    points = {(student, columns.get(a, a)): mark for (student, a), mark in marks(record).items()}
+    points: dict[tuple[str, str], Mark] = collections.defaultdict(Mark)  # the notebooks of an assignment summed
+    for key in sorted(record.statuses):
+        student, assignment, notebook = key.split("\t")
+        points[(student, columns.get(assignment, assignment))] += record.mark((student, assignment, notebook))
     lines = []
     for platform in sorted({who["platform"] for who in kept["students"].values()}):
         if platform not in WRITERS:
@@ -68,9 +62,11 @@ def write(out: Path) -> list[str]:
             continue
         students = {s: who for s, who in kept["students"].items() if who["platform"] == platform}
         assignments = sorted({a for s, a in points if s in students})
-        folder = out / platform
-        folder.mkdir(exist_ok=True)
-        lines += WRITERS[platform](folder, students, assignments, points)
+        rows, notes = WRITERS[platform](students, assignments, points)
+        (out / platform).mkdir(exist_ok=True)
+        with open(out / platform / "gradebook.csv", "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, quoting=csv.QUOTE_ALL if platform == "blackboard" else csv.QUOTE_MINIMAL).writerows(rows)
+        lines += [f"wrote {out / platform / 'gradebook.csv'}", *notes]
         lines += [f"wrote {path}" for path in _feedback_zips(record, out / HAND_BACK / platform, students,
                                                               kept["notebooks"])]
     return lines
@@ -84,42 +80,35 @@ def _shown_name(student: str, who: dict) -> str:
     return disarm(who.get("student") or who.get("name") or student)
 
 
-def _canvas(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _canvas(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     possible = [f"{max(m.max_score for (_, a), m in points.items() if a == each):g}" for each in assignments]
     rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *assignments],
             ["Points Possible", "", "", "", "", *possible]]
     for student, who in sorted(students.items()):
         rows.append([_shown_name(student, who), who["platform_id"], who.get("sis_user_id", ""),
                      who.get("sis_login_id", ""), who.get("section", ""), *_cells(student, assignments, points)])
-    return [f"wrote {_write(folder / 'gradebook.csv', rows)}"]
+    return rows, []
 
 
-def _moodle(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _moodle(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     rows = [["Full name", "ID number", "Email address", *[c for a in assignments for c in (a, f"{a} feedback")]]]
     for student, who in sorted(students.items()):
         found = [points.get((student, a)) for a in assignments]
         rows.append([_shown_name(student, who), who.get("id_number", ""), who.get("email", ""),
                      *[c for m in found for c in ((m.cell, m.summary + _missing(m)) if m else ("", ""))]])
     unknown = [s for s, who in students.items() if not (who.get("id_number") or who.get("email"))]
-    note = ([f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
-             "Moodle's grade import finds a student: give a roster (--roster)"] if unknown else [])
-    return [f"wrote {_write(folder / 'gradebook.csv', rows)}", *note]
+    note = (f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
+            "Moodle's grade import finds a student: give a roster (--roster)")
+    return rows, [note] if unknown else []
 
 
 def _missing(mark: Mark) -> str:
     return " (missing)" if "missing" in mark.statuses else ""
 
 
-def _blackboard(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _blackboard(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     rows = [["Username", *assignments]]
-    rows += [[who["platform_id"], *_cells(student, assignments, points)] for student, who in sorted(students.items())]
-    return [f"wrote {_write(folder / 'gradebook.csv', rows, quoting=csv.QUOTE_ALL)}"]
-
-
-def _write(path: Path, rows: list[list[str]], quoting: int = csv.QUOTE_MINIMAL) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f, quoting=quoting).writerows(rows)
-    return path
+    return rows + [[who["platform_id"], *_cells(s, assignments, points)] for s, who in sorted(students.items())], []
 
 
 def _feedback_zips(record: ClassRecord, folder: Path, students: dict, notebooks: dict) -> list[Path]:

@@ -157,37 +157,27 @@ def _inner(folder: Path) -> Path:
 
 
 def _unpack(archive: Path, into: Path, max_bytes: int) -> list[Found]:
-    """Unpack ``archive`` into ``into``, leaving out (and returning as problems) unsafe or too large entries."""
+    """Unpack ``archive`` into ``into`` as plain files, leaving out (and returning as problems) entries with unsafe
+    paths or more than ``max_bytes`` of content (whatever their headers claim)."""
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     left_out = []
     with zipfile.ZipFile(archive) as zipped:
-        for info in zipped.infolist():
+        for info in [entry for entry in zipped.infolist() if not entry.is_dir()]:
             name = PurePosixPath(info.filename.replace("\\", "/"))
-            if info.is_dir():
-                continue
             if name.is_absolute() or ".." in name.parts:
                 left_out.append(Found(None, info.filename, problem="unsafe path in the archive (not unpacked)"))
-            elif not _copy_bounded(zipped, info, into / name, max_bytes):
+                continue
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with zipped.open(info) as source, open(target, "wb") as copy:
+                while (chunk := source.read(2**20)) and copy.tell() + len(chunk) <= max_bytes:
+                    copy.write(chunk)
+            if chunk:
+                target.unlink()
                 left_out.append(Found(None, info.filename, problem=f"too large: over the limit of "
                                                                    f"{max_bytes / 2**20:.0f} MB (not unpacked)"))
     return left_out
-
-
-def _copy_bounded(zipped: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, max_bytes: int) -> bool:
-    """Copy one entry to ``target`` unless it holds more than ``max_bytes`` (whatever its header claims)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with zipped.open(info) as source, open(target, "wb") as copy:
-        written = 0
-        while chunk := source.read(2**20):
-            written += len(chunk)
-            if written > max_bytes:
-                break
-            copy.write(chunk)
-    if written > max_bytes:
-        target.unlink()
-        return False
-    return True
 
 
 def _check_placeable(download: Download) -> None:
@@ -274,24 +264,19 @@ def _gradescope(root: Path):
             yield Found(path, shown, problem=f"not in a submission folder that {GRADESCOPE_METADATA} lists, "
                                              "so whose it is cannot be told")
             continue
-        yield from _gradescope_submitters(path, shown, entry)
-
-
-def _gradescope_submitters(path: Path, shown: str, entry: dict):
-    when = entry.get(":created_at")
-    if isinstance(when, datetime):
-        when = when.astimezone(timezone.utc) if when.tzinfo else when
-    order = (when.isoformat(),) if isinstance(when, datetime) else (str(when or ""),)
-    submitters = [s for s in entry.get(":submitters") or [] if isinstance(s, dict)]
-    if not submitters:
-        yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} names no submitter for its folder")
-    for person in submitters:
-        sid, email = str(person.get(":sid") or "").strip(), str(person.get(":email") or "").strip()
-        if not (sid or email):
-            yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} gives its submitter no SID and no email")
-            continue
-        yield Found(path, shown, platform_id=sid or email, name=str(person.get(":name") or sid or email),
-                    email=email, attempt=order[0], order=order)
+        when = entry.get(":created_at")
+        if isinstance(when, datetime):
+            when = (when.astimezone(timezone.utc) if when.tzinfo else when).isoformat()
+        submitters = [s for s in entry.get(":submitters") or [] if isinstance(s, dict)]
+        if not submitters:
+            yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} names no submitter for its folder")
+        for person in submitters:
+            sid, email = str(person.get(":sid") or "").strip(), str(person.get(":email") or "").strip()
+            if not (sid or email):
+                yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} gives its submitter no SID and no email")
+                continue
+            yield Found(path, shown, platform_id=sid or email, name=str(person.get(":name") or sid or email),
+                        email=email, attempt=str(when or ""), order=(str(when or ""),))
 
 
 READERS = {"canvas": _canvas, "moodle": _moodle, "blackboard": _blackboard, "gradescope": _gradescope}
