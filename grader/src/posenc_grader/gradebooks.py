@@ -1,32 +1,22 @@
 """Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
 
-After a platform's download is graded into ``OUT``, ``OUT/<platform>/`` receives its gradebook, one row per
-student and one column per assignment (the scores of the class gradebook, manual ones included), and
-``OUT/hand_back/<platform>/`` the feedback pages as that platform takes them back:
+After a platform's download is graded into ``OUT``, ``OUT/<platform>/gradebook.csv`` holds one row per student
+placed or on the roster and one column per assignment, named as the roster names the platform's own column
+(Canvas's ``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``), else as the
+assignment; ``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages as the platform takes
+them back. The forms, from each platform's import code:
 
-- ``canvas/gradebook.csv``, for Canvas's gradebook import (canvas-lms ``GradebookImporter``): the columns
-  ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignments; a ``Points
-  Possible`` row; each student found by ``ID``, Canvas's user id, which the download gave;
-- ``hand_back/canvas/feedback-<assignment>.zip``, for "Re-upload submissions": each student's feedback page named
-  with the prefix of the file that was graded (name, user id, attachment id), which Canvas attaches to that
-  student's submission as a comment;
-- ``moodle/gradebook.csv``, for Moodle's CSV grade import (``gradeimport_csv``): ``Full name``, ``ID
-  number``, ``Email address`` (from the roster: the download has neither), then per assignment a grade
-  column and a feedback column; the import form maps "ID number" or "Email address" to the user and each
-  column to a grade item or its feedback;
-- ``hand_back/moodle/feedback-<assignment>.zip``, for "Upload multiple feedback files in a zip": the pages in folders
-  named as the download's were;
-- ``blackboard/gradebook.csv``, for the Grade Center's upload: every field quoted, students found by
-  ``Username``; a column without a Column ID becomes a new column, to be given its points in Blackboard.
+- Canvas (canvas-lms ``GradebookImporter``): ``Student``, ``ID`` (the user id, by which a student is found),
+  ``SIS User ID``, ``SIS Login ID``, ``Section``, the assignments, and a ``Points Possible`` row; the zip is for
+  "Re-upload submissions", each page named with the prefix of the file that was graded;
+- Moodle (``gradeimport_csv``): ``Full name``, ``ID number``, ``Email address`` (from the roster: the download
+  has neither), then a grade and a feedback column per assignment; the zip is for "Upload multiple feedback
+  files in a zip", in folders named as the download's were;
+- Blackboard (the Grade Center's upload): every field quoted, students found by ``Username``.
 
-Every student placed or on the roster has a row; a notebook not handed in counts 0, and Moodle's feedback
-column says it is missing. A roster that holds the platform's own column of an assignment (Canvas's
-``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``) gives the column its name.
-A cell holds a score only when it is final. It is empty, which each of these imports reads as "no grade"
-and leaves alone, while written answers await grading by hand or the row needs a person (``grader_error``,
-``tampered``); Moodle's feedback column then says so ("13/13 autograded, 2 by hand pending"). After grading
-by hand (nbgrader's formgrader in ``OUT/instructor_only``), ``python -m posenc_grader.refresh OUT`` (``make
-feedback``) writes them again.
+A cell holds a score only once it is final (a notebook not handed in counts 0); it is empty, which these imports
+read as "no grade", while written answers await grading by hand or the row needs a person, and Moodle's feedback
+column says why. ``make feedback`` (:mod:`~posenc_grader.refresh`) writes them again after grading by hand.
 Gradescope takes no gradebook file: its scores come from its own autograder.
 """
 
