@@ -92,8 +92,9 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
     lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
     missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
-    return lines + ([f"warning: {len(missing)} students of the roster handed in nothing that could be graded, "
-                     f"marked missing (0): {', '.join(missing)}"] if missing else [])
+    warning = (f"warning: {len(missing)} student{'s' * (len(missing) > 1)} of the roster handed in nothing that "
+               f"could be graded, marked missing (0): {', '.join(missing)}")
+    return lines + ([warning] if missing else [])
 
 
 def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes: int) -> Placement:
