@@ -112,7 +112,8 @@ def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
     return samples.filled(read("release"), {**samples.solutions(read("source")), **(answers or {})})
 
 
-def handed_in() -> dict[str, tuple[str, nbformat.NotebookNode]]:
+@pytest.fixture(scope="module")
+def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     """``{student: (file name, notebook)}``: the submissions graded both ways."""
     models = samples.solutions(read("source"))
     # the hidden tests, as the message its test would show (the marker is split: written whole in a student's
@@ -151,7 +152,7 @@ def _mirror(path: str) -> list[str]:
     return ["--ro-bind", path, path] if os.path.exists(path) else []
 
 
-def container(autograder: Path, tmp: Path, command: list[str], env: dict[str, str]) -> subprocess.CompletedProcess:
+def container(autograder: Path, tmp: Path, command: list[str]) -> subprocess.CompletedProcess:
     """Run ``command`` as Gradescope runs ``run_autograder``: root, in ``/autograder`` (a bind of ``autograder``).
 
     The container sees the system and ``/etc`` read-only, this checkout and its Python (its virtual
@@ -170,7 +171,7 @@ def container(autograder: Path, tmp: Path, command: list[str], env: dict[str, st
              "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
     for capability in DOCKER_CAPABILITIES:
         args += ["--cap-add", f"CAP_{capability}"]
-    return subprocess.run([*args, "--", *command], env=env, capture_output=True, text=True, timeout=900)
+    return subprocess.run([*args, "--", *command], env=ENVIRONMENT, capture_output=True, text=True, timeout=900)
 
 
 def image(zip_path: Path, folder: Path) -> Path:
@@ -186,8 +187,7 @@ def image(zip_path: Path, folder: Path) -> Path:
     (folder / "tmp").mkdir(mode=0o1777)
     (folder / "tmp").chmod(0o1777)
     done = container(folder / "autograder", folder / "tmp",
-                     [VENV_PYTHON, "-P", "-m", "posenc_grader.gradescope", "--setup", "/autograder/source"],
-                     ENVIRONMENT)
+                     [VENV_PYTHON, "-P", "-m", "posenc_grader.gradescope", "--setup", "/autograder/source"])
     assert done.returncode == 0, done.stderr[-3000:]
     return folder / "autograder"
 
@@ -217,18 +217,13 @@ def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: P
                 "users": [{"email": "student@example.com", "id": 1234, "name": "Student User"}],
                 "previous_submissions": []}
     (root / "submission_metadata.json").write_text(json.dumps(metadata))
-    done = container(root, tmp, command or ["/autograder/run_autograder"], ENVIRONMENT)
+    done = container(root, tmp, command or ["/autograder/run_autograder"])
     results = root / "results" / "results.json"
-    return {"results": json.loads(results.read_text()) if results.is_file() else None, "code": done.returncode,
+    return {"results": json.loads(results.read_text()) if results.is_file() else None,
             "stdout": done.stdout + done.stderr, "root": root, "tmp": tmp}
 
 
 # ---- the runs -------------------------------------------------------------------------------------------------------
-
-@pytest.fixture(scope="module")
-def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
-    return handed_in()
-
 
 @pytest.fixture(scope="module")
 def autograder_zip(tmp_path_factory) -> Path:

@@ -132,18 +132,11 @@ def report(tmp_path: Path) -> list[dict]:
 
 # --- reading each platform's names -------------------------------------------------------------------------
 
-def test_canvas_names_give_user_file_late_and_the_upload_again(tmp_path):
-    files = {canvas("Lovelace, Ada", 340934, 208490284, "rotation.ipynb"): "{}",
-             canvas("Hopper, Grace", 5, 6, "rotation-1.ipynb", late=True): "{}",
-             "anon_Xy3kZ_77_rotation.ipynb": "{}", "LATE_anon_Ab12c_78_rotation.ipynb": "{}"}
-    found = {f.shown: f for f in read_download(lay_out(tmp_path / "download", files)).found}
-    ada = found["lovelaceada_340934_208490284_rotation.ipynb"]
-    assert (ada.platform_id, ada.name, ada.late, ada.order) == ("340934", "lovelaceada", False, (208490284,))
-    grace = found["hoppergrace_LATE_5_6_rotation-1.ipynb"]
-    assert (grace.platform_id, grace.late, grace.attempt) == ("5", True, "file 6 (upload 2)")
-    assert canvas_reupload_ids(grace.feedback_prefix + "rotation-feedback.html") == ("5", "6")
-    anonymous = [(found[name].platform_id, found[name].late) for name in files if "anon" in name]
-    assert anonymous == [("anon_Xy3kZ", False), ("anon_Ab12c", True)]
+def test_canvas_anonymous_names_give_the_anonymous_id_and_the_late_flag(tmp_path):
+    """Names with user and file ids, LATE and a second upload are the sample's (graded below, in placements.csv)."""
+    files = {"anon_Xy3kZ_77_rotation.ipynb": "{}", "LATE_anon_Ab12c_78_rotation-1.ipynb": "{}"}
+    found = [(f.platform_id, f.late, f.attempt) for f in read_download(lay_out(tmp_path / "dl", files)).found]
+    assert found == [("anon_Ab12c", True, "file 78 (upload 2)"), ("anon_Xy3kZ", False, "file 77")]
 
 
 @pytest.mark.parametrize("layout", ["folders", "folders before 4.1", "flat"])
