@@ -56,6 +56,7 @@ import nbformat
 from . import grade_class, sandbox
 from .course import SOLUTION, Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
+from .platforms import files_under, is_notebook
 from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES
 
 #: setup.sh and run_autograder, as they go into every zip.
@@ -177,20 +178,12 @@ def _collect(handed_in: Path, dest: Path) -> list[str]:
     A link is left out: it could point at the hidden tests, which root, copying, would read.
     """
     dest.mkdir(parents=True, exist_ok=True)
-    skipped = []
-    for folder, dirnames, filenames in os.walk(handed_in):  # links to folders are listed, never entered
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = Path(folder) / name
-            if not name.endswith(".ipynb"):
-                continue
-            if path.is_symlink() or not path.is_file():
-                skipped.append(f"{path.relative_to(handed_in)} was not graded: a link, not a file")
-                continue
-            target = dest / path.relative_to(handed_in)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
-    return skipped
+    for path, shown in files_under(handed_in):
+        if is_notebook(shown):
+            (dest / shown).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / shown)
+    return [f"{shown} was not graded: a link, not a file" for _, shown in files_under(handed_in, links=True)
+            if is_notebook(shown)]
 
 
 def questions(release: Path) -> list[tuple[str, str, bool]]:

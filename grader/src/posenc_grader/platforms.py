@@ -113,7 +113,7 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
     if platform is None:
         return None
     links = [Found(None, shown, problem="a symbolic link: links are not followed, so it was not graded")
-             for path, shown in _files(root, links=True)]
+             for path, shown in files_under(root, links=True)]
     download = Download(platform, skipped + links + list(READERS[platform](root)))
     _check_placeable(download)
     return download
@@ -121,7 +121,7 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
 
 def detect(root: Path) -> str | None:
     """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known)."""
-    files = list(_files(root))
+    files = list(files_under(root))
     if any(path.name == GRADESCOPE_METADATA for path, _ in files):
         return "gradescope"
     if any(_MOODLE.fullmatch(part) for _, shown in files for part in PurePosixPath(shown).parts):
@@ -138,7 +138,7 @@ def is_notebook(name: str) -> bool:
     return name.lower().endswith(".ipynb")
 
 
-def _files(root: Path, links: bool = False):
+def files_under(root: Path, links: bool = False):
     """``(path, shown)`` for every visible file under ``root`` (with ``links``, every symbolic link instead: a
     link is never read, since it may point anywhere), sorted; ``shown`` is relative, with ``/``."""
     for path in sorted(root.rglob("*")):
@@ -191,7 +191,7 @@ def _check_placeable(download: Download) -> None:
 
 
 def _canvas(root: Path):
-    for path, shown in _files(root):
+    for path, shown in files_under(root):
         match = _CANVAS.fullmatch(path.name) if "/" not in shown else None
         if match is None:
             yield Found(path, shown, problem="the name is not Canvas's <name>_<user id>_<file id>_<file name>, "
@@ -207,7 +207,7 @@ def _canvas(root: Path):
 
 
 def _moodle(root: Path):
-    for path, shown in _files(root):
+    for path, shown in files_under(root):
         parts = PurePosixPath(shown).parts
         index, match = next(((i, m) for i, part in enumerate(parts) if (m := _MOODLE.fullmatch(part))), (0, None))
         if match is None:
@@ -220,7 +220,7 @@ def _moodle(root: Path):
 
 
 def _blackboard(root: Path):
-    files = list(_files(root))
+    files = list(files_under(root))
     receipts = {path.stem: _receipt(path) for path, _ in files
                 if path.suffix == ".txt" and (m := _BLACKBOARD.fullmatch(path.stem)) and not m["original"]}
     for path, shown in files:
@@ -248,13 +248,13 @@ def _receipt(path: Path) -> tuple[str, str, bool] | None:
 
 
 def _gradescope(root: Path):
-    metadata_file = next((p for p, _ in _files(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
+    metadata_file = next((p for p, _ in files_under(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
     try:
         metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
         raise NothingToPlace(f"gradescope: {metadata_file} cannot be read: {error}") from error
     base = metadata_file.parent
-    for path, _ in _files(base):
+    for path, _ in files_under(base):
         if path == metadata_file:
             continue
         shown = "/".join(path.relative_to(base).parts)
