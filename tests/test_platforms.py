@@ -1,10 +1,11 @@
 """Submissions in as Canvas, Moodle, Blackboard and Gradescope give them; grades and feedback out as they take them.
 
 The downloads are built here from each platform's documented naming (see ``posenc_grader.platforms``), out of
-the course's own notebooks: a perfect and a blank rotation notebook. The placement tests (names, attempts, late
-flags, the roster, rejections, the empty download) read them without grading. The graded tests grade the same
-class from today's layout and from each platform's download, and read the platforms' gradebooks and feedback
-zips back with the rules the platforms' own import code applies (canvas-lms ``GradebookImporter`` and
+the course's own notebooks. The placement tests (names, rosters, rejections, the defences of unpacking) read
+them without grading. The graded tests grade the sample class of the instructor guide (``grader/sample/``: a
+Canvas download and its roster, with the output ``make grade`` must give) from the committed zip and from each
+other platform's download of the same class, and read the platforms' gradebooks and feedback zips back with
+the rules the platforms' own import code applies (canvas-lms ``GradebookImporter`` and
 ``infer_comment_context_from_filename``, Moodle's ``assignfeedback_file_zip_importer``).
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 import csv
 import io
-import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -20,13 +20,13 @@ from pathlib import Path
 import nbformat
 import pytest
 
-from posenc_grader import Limits, grade_class, samples, sandbox
+from posenc_grader import Limits, grade_class, refresh, samples, sandbox
 from posenc_grader.__main__ import main
 from posenc_grader.course import Course
-from posenc_grader.platforms import NothingToPlace, detect, open_download
+from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
-from posenc_grader.roster import read_columns, read_roster
-from posenc_grader.staging import IDENTITIES, REPORT, STAGED, stage, summary
+from posenc_grader.roster import Person, read_roster
+from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -34,17 +34,23 @@ COURSE = Course.find(ROOT / "exercises")
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
 ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
 MB = 2**20
+SAMPLE = ROOT / "grader" / "sample"
+#: The sample class, oldest upload first: (Canvas's sortable name, user id, file id, file name, answers, late).
+#: Turing uploads twice, and the later upload is graded; Noether (104, on the roster) hands in nothing.
+UPLOADS = [("Lovelace, Ada", 101, 1001, "rotation (final).ipynb", "perfect", False),
+           ("Hopper, Grace", 102, 1002, "rotation.ipynb", "blank", True),
+           ("Turing, Alan", 103, 1003, "rotation.ipynb", "blank", False),
+           ("Turing, Alan", 103, 1004, "rotation-1.ipynb", "first answer", False)]
+ABSENT = ("Noether, Emmy", 104)
+BLACKBOARD_COLUMN = f"{ASSIGNMENT} [Total Pts: 12 Score] |5151"  # a roster's column of Blackboard's, with its id
 
 
 def notebook(kind: str) -> str:
-    """The rotation notebook as a student hands it in: ``perfect`` (model answers) or ``blank``."""
+    """The rotation notebook as a student hands it in: ``perfect``, ``blank`` or with the ``first answer`` only."""
     release = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-    source = nbformat.read(str(COURSE.source(ASSIGNMENT, NOTEBOOK)), as_version=4)
-    return nbformat.writes(samples.filled(release, samples.solutions(source)) if kind == "perfect" else release)
-
-
-def other_exercise() -> str:
-    return (COURSE.root / "release" / "ch05_norm" / "norm.ipynb").read_text()
+    models = samples.solutions(nbformat.read(str(COURSE.source(ASSIGNMENT, NOTEBOOK)), as_version=4))
+    answers = {"perfect": models, "blank": {}, "first answer": {"ch04_rotation": models["ch04_rotation"]}}[kind]
+    return nbformat.writes(samples.filled(release, answers))
 
 
 def lay_out(folder: Path, files: dict[str, str | bytes]) -> Path:
@@ -58,7 +64,7 @@ def lay_out(folder: Path, files: dict[str, str | bytes]) -> Path:
 def zipped(path: Path, files: dict[str, str | bytes]) -> Path:
     with zipfile.ZipFile(path, "w") as archive:
         for name, content in files.items():
-            archive.writestr(name, content)
+            archive.writestr(zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0)), content, zipfile.ZIP_DEFLATED)
     return path
 
 
@@ -78,11 +84,9 @@ def blackboard(assignment: str, username: str, when: str) -> str:
     return f"{assignment}_{username}_attempt_{when}"
 
 
-def blackboard_receipt(name: str, username: str, assignment: str, date: str, files: list[str], prefix: str) -> str:
-    listed = "".join(f"\tOriginal filename: {f}\n\tFilename: {prefix}_{f}\n" for f in files)
-    return (f"Name: {name} ({username})\nAssignment: {assignment}\nDate Submitted: {date}\nCurrent Grade: "
-            "Needs Grading\n\nSubmission Field:\nThere is no student submission text data for this assignment.\n\n"
-            f"Comments:\nThere are no student comments for this assignment.\n\nFiles:\n{listed}\n")
+def blackboard_receipt(name: str, username: str, date: str) -> str:
+    return (f"Name: {name} ({username})\nAssignment: Week 4 RoPE\nDate Submitted: {date}\nCurrent Grade: Needs "
+            "Grading\n\nSubmission Field:\nThere is no student submission text data for this assignment.\n")
 
 
 def gradescope_metadata(submissions: dict[str, tuple[str, list[tuple[str, str, str]]]]) -> str:
@@ -111,8 +115,8 @@ def moodle_import_participant(path: str) -> tuple[str, str, str] | None:
     return None
 
 
-def read_download(folder: Path, platform: str = "auto", max_bytes: int = 2 * MB):
-    return open_download(folder, folder.parent / "scratch", platform, max_bytes)
+def read_download(source: Path, max_bytes: int = 2 * MB):
+    return open_download(source, source.parent / "scratch", "auto", max_bytes)
 
 
 def placed(tmp_path: Path, files: dict, roster: dict | None = None, max_bytes: int = 2 * MB):
@@ -128,21 +132,11 @@ def report(tmp_path: Path) -> list[dict]:
 
 # --- reading each platform's names -------------------------------------------------------------------------
 
-def test_canvas_names_give_user_file_late_and_the_upload_again(tmp_path):
-    files = {canvas("Lovelace, Ada", 340934, 208490284, "rotation.ipynb"): "{}",
-             canvas("Hopper, Grace", 5, 6, "rotation-1.ipynb", late=True): "{}",
-             "anon_Xy3kZ_77_rotation.ipynb": "{}", "LATE_anon_Ab12c_78_rotation.ipynb": "{}"}
-    found = {f.shown: f for f in read_download(lay_out(tmp_path / "download", files)).found}
-    ada = found["lovelaceada_340934_208490284_rotation.ipynb"]
-    assert (ada.platform_id, ada.name, ada.late, ada.order) == ("340934", "lovelaceada", False, (208490284,))
-    grace = found["hoppergrace_LATE_5_6_rotation-1.ipynb"]
-    assert (grace.platform_id, grace.late, grace.attempt) == ("5", True, "file 6 (upload 2)")
-    assert grace.feedback_prefix == "hoppergrace_LATE_5_6_"
-    assert canvas_reupload_ids(grace.feedback_prefix + "rotation-feedback.html") == ("5", "6")
-    assert (found["anon_Xy3kZ_77_rotation.ipynb"].platform_id, found["anon_Xy3kZ_77_rotation.ipynb"].late) == (
-        "anon_Xy3kZ", False)
-    assert (found["LATE_anon_Ab12c_78_rotation.ipynb"].platform_id,
-            found["LATE_anon_Ab12c_78_rotation.ipynb"].late) == ("anon_Ab12c", True)
+def test_canvas_anonymous_names_give_the_anonymous_id_and_the_late_flag(tmp_path):
+    """Names with user and file ids, LATE and a second upload are the sample's (graded below, in placements.csv)."""
+    files = {"anon_Xy3kZ_77_rotation.ipynb": "{}", "LATE_anon_Ab12c_78_rotation-1.ipynb": "{}"}
+    found = [(f.platform_id, f.late, f.attempt) for f in read_download(lay_out(tmp_path / "dl", files)).found]
+    assert found == [("anon_Ab12c", True, "file 78 (upload 2)"), ("anon_Xy3kZ", False, "file 77")]
 
 
 @pytest.mark.parametrize("layout", ["folders", "folders before 4.1", "flat"])
@@ -159,29 +153,20 @@ def test_moodle_names_give_the_participant_in_every_layout_of_its_download(tmp_p
     assert moodle_import_participant(feedback) == ("123456", "assignsubmission", "file")
 
 
-def test_moodle_blind_marking_names_the_participant_only(tmp_path):
-    (found,) = read_download(lay_out(tmp_path / "download", {f"{moodle('Participant', 77)}/x.ipynb": "{}"})).found
-    assert (found.platform_id, found.name) == ("77", "Participant")
-
-
 def test_blackboard_receipts_name_the_student_and_mark_late_attempts(tmp_path):
-    first, second = blackboard("Week 4_RoPE", "a_lovelace", "2024-03-01-10-00-00"), blackboard(
-        "Week 4_RoPE", "a_lovelace", "2024-03-09-23-30-05")
-    files = {f"{first}_rotation.ipynb": "{}", f"{first}.txt": blackboard_receipt(
-                 "Ada Lovelace", "a_lovelace", "Week 4 RoPE", "Friday, 1 March 2024 10:00:00 o'clock GMT",
-                 ["rotation.ipynb"], first),
+    first, second, alone = (blackboard("Week 4_RoPE", user, f"2024-03-{when}") for user, when in (
+        ("a_lovelace", "01-10-00-00"), ("a_lovelace", "09-23-30-05"), ("ghopper", "02-08-00-00")))
+    files = {f"{first}_rotation.ipynb": "{}", f"{first}.txt": blackboard_receipt("Ada Lovelace", "a_lovelace", "Fri"),
              f"{second}_rotation.ipynb": "{}", f"{second}.txt": blackboard_receipt(
-                 "Ada Lovelace", "a_lovelace", "Week 4 RoPE", "Saturday, 9 March 2024 23:30:05 o'clock GMT (Late)",
-                 ["rotation.ipynb"], second),
-             f"{blackboard('Week 4_RoPE', 'ghopper', '2024-03-02-08-00-00')}_rotation.ipynb": "{}"}
+                 "Ada Lovelace", "a_lovelace", "Saturday, 9 March 2024 23:30:05 o'clock GMT (Late)"),
+             f"{alone}_rotation.ipynb": "{}"}
     found = {f.shown: f for f in read_download(lay_out(tmp_path / "download", files)).found}
     assert len(found) == 3  # the receipts are read, not listed as files
     early, late = found[f"{first}_rotation.ipynb"], found[f"{second}_rotation.ipynb"]
     assert (early.platform_id, early.name, early.late) == ("a_lovelace", "Ada Lovelace", False)
     assert (late.platform_id, late.late, late.attempt) == ("a_lovelace", True, "2024-03-09 23:30:05")
     assert early.order < late.order
-    no_receipt = found[f"{blackboard('Week 4_RoPE', 'ghopper', '2024-03-02-08-00-00')}_rotation.ipynb"]
-    assert no_receipt.platform_id == "ghopper"
+    assert found[f"{alone}_rotation.ipynb"].platform_id == "ghopper"  # no receipt: the name says whose
 
 
 def test_gradescope_metadata_names_every_submitter_of_a_folder(tmp_path):
@@ -203,81 +188,18 @@ def test_gradescope_metadata_names_every_submitter_of_a_folder(tmp_path):
     assert stray.shown == "submission_999/rotation.ipynb" and "submission_metadata.yml" in stray.problem
 
 
-@pytest.mark.parametrize("platform,name", [
-    ("canvas", canvas("Lovelace, Ada", 1, 2, "rotation.ipynb")),
-    ("moodle", f"{moodle('Ada Lovelace', 1)}/rotation.ipynb"),
-    ("blackboard", f"{blackboard('Week 4', 'ada', '2024-03-01-10-00-00')}_rotation.ipynb"),
-    ("gradescope", "submission_metadata.yml"),
-    (None, "ada/ch04_rotation/rotation.ipynb"),
-])
-def test_the_platform_is_told_from_the_names(tmp_path, platform, name):
-    assert detect(lay_out(tmp_path, {name: "{}", "ada/other.txt": "x"})) == platform
+# --- placing: rosters, rejections, the defences of unpacking ---------------------------------------------------
 
-
-# --- placing: by cells, latest attempt, late, roster, rejections ---------------------------------------------
-
-def test_a_notebook_is_placed_by_its_cells_whatever_it_is_called(tmp_path):
-    name = canvas("Lovelace, Ada", 7, 70, "final version (2).ipynb")
-    placement = placed(tmp_path, {name: notebook("perfect")})[name]
-    assert (placement.outcome, placement.student, placement.assignment, placement.notebook) == (
-        "placed", "lovelaceada_7", ASSIGNMENT, NOTEBOOK)
-    staged = tmp_path / "out" / STAGED / "lovelaceada_7" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
-    assert staged.read_text() == notebook("perfect")
-
-
-def test_the_latest_attempt_is_graded_and_the_earlier_ones_are_listed(tmp_path):
-    old, new = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Lovelace, Ada", 7, 71, "rotation-1.ipynb")
-    first, then = (blackboard("W4", "grace", when) for when in ("2024-03-09-23-30-05", "2024-03-10-08-00-00"))
-    result = placed(tmp_path, {new: notebook("blank"), old: notebook("perfect")})
-    assert (result[new].outcome, result[old].outcome) == ("placed", "earlier attempt")
-    assert new in result[old].reason
-    assert (tmp_path / "out" / STAGED / "lovelaceada_7" / ASSIGNMENT / "rotation.ipynb").read_text() == notebook(
-        "blank")
-    board = placed(tmp_path / "bb", {f"{then}_rotation.ipynb": notebook("perfect"),
-                                     f"{first}_rotation.ipynb": notebook("blank")})
-    assert board[f"{then}_rotation.ipynb"].outcome == "placed"
-    assert board[f"{first}_rotation.ipynb"].outcome == "earlier attempt"
-
-
-def test_the_late_flag_is_kept_as_a_column_of_the_report(tmp_path):
-    placed(tmp_path, {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb", late=True): notebook("perfect"),
-                      canvas("Hopper, Grace", 8, 80, "rotation.ipynb"): notebook("blank")})
-    assert {row["platform_id"]: row["late"] for row in report(tmp_path)} == {"7": "late", "8": ""}
-
-
-def test_a_roster_from_canvas_or_moodle_exports_maps_platform_ids_to_the_gradebook(tmp_path):
-    (tmp_path / "canvas.csv").write_text(
-        "Student,ID,SIS User ID,SIS Login ID,Section\n    Points Possible,,,,\n"
-        "\"Lovelace, Ada\",7,S007,ada,Tue\n")
+def test_a_roster_from_moodles_worksheet_maps_participants_and_one_not_in_it_keeps_the_platforms_name(tmp_path):
     (tmp_path / "moodle.csv").write_text(
-        "Identifier,Full name,Email address,Status\nParticipant 123456,Ada Lovelace,ada@example.edu,Submitted\n")
-    canvas_roster, moodle_roster = read_roster(tmp_path / "canvas.csv"), read_roster(tmp_path / "moodle.csv")
-    assert (canvas_roster["7"].student, canvas_roster["7"].sis_user_id) == ("Lovelace, Ada", "S007")
-    assert (moodle_roster["123456"].student, moodle_roster["123456"].email) == ("Ada Lovelace", "ada@example.edu")
-    ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")
-    result = placed(tmp_path / "run", {ada: notebook("perfect"), grace: notebook("blank")}, canvas_roster)
-    assert result[ada].student == "Lovelace, Ada"
-    assert (result[grace].student, result[grace].outcome) == ("hoppergrace_8", "placed")
+        "Identifier,Full name,Email address,Status\nParticipant 7,Ada Lovelace,ada@example.edu,Submitted\n")
+    roster = read_roster(tmp_path / "moodle.csv")
+    assert (roster["7"].student, roster["7"].email) == ("Ada Lovelace", "ada@example.edu")
+    ada, grace = f"{moodle('Lovelace Ada', 7)}/rotation.ipynb", f"{moodle('Grace Hopper', 8)}/rotation.ipynb"
+    result = placed(tmp_path / "run", {ada: notebook("perfect"), grace: notebook("blank")}, roster)
+    assert result[ada].student == "Ada Lovelace"
+    assert (result[grace].student, result[grace].outcome) == ("Grace Hopper_8", "placed")
     assert "not in the roster" in result[grace].reason
-
-
-def test_a_student_of_the_roster_who_handed_nothing_in_is_staged_as_missing_and_named(tmp_path):
-    (tmp_path / "roster.csv").write_text(f"Student,ID,SIS User ID,Section,Final Score,{ASSIGNMENT} (4242),"
-                                         "ch05_norm (4343)\nAda,7\nGrace,8\nAlan,9\n")  # Canvas's gradebook export
-    roster = read_roster(tmp_path / "roster.csv")
-    assert read_columns(tmp_path / "roster.csv") == {ASSIGNMENT: f"{ASSIGNMENT} (4242)",
-                                                     "ch05_norm": "ch05_norm (4343)"}
-    files = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect"),
-             canvas("Turing, Alan", 9, 90, "answers.pdf"): b"%PDF-1.4"}
-    placements = stage(read_download(lay_out(tmp_path / "download", files)), CATALOG, roster, tmp_path / "out", MB)
-    assert {(p.student, p.assignment, p.outcome, p.reason) for p in placements if p.outcome == "missing"} == {
-        ("Grace", ASSIGNMENT, "missing", "handed nothing in"),
-        ("Alan", ASSIGNMENT, "missing", "none of their files was placed")}
-    assert [row["platform_id"] for row in report(tmp_path) if row["outcome"] == "missing"] == ["8", "9"]
-    assert sorted(p.name for p in (tmp_path / "out" / STAGED).iterdir()) == ["Ada", "Alan", "Grace"]
-    assert not any((tmp_path / "out" / STAGED / "Grace" / ASSIGNMENT).iterdir())  # graded as missing
-    assert summary("canvas", placements)[-1] == ("warning: 2 students of the roster handed in nothing that could be "
-                                                 "graded, marked missing (0): Alan (9), Grace (8)")
 
 
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
@@ -304,15 +226,19 @@ def test_a_roster_that_cannot_map_safely_is_refused_with_its_reason(tmp_path, te
 def test_every_file_that_cannot_be_placed_is_reported_with_its_reason(tmp_path):
     files = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect"),
              canvas("Lovelace, Ada", 7, 71, "answers.pdf"): b"%PDF-1.4",
+             canvas("Lovelace, Ada", 7, 72, "nested.zip"): zipped(tmp_path / "nested.zip", {
+                 "rotation.ipynb": notebook("perfect")}).read_bytes(),
              "rotation (1).ipynb": notebook("perfect"),
              canvas("Hopper, Grace", 8, 80, "huge.ipynb"): b" " * (MB + 1),
              canvas("Turing, Alan", 9, 90, "rotation.ipynb"): '{"cells": [',
-             canvas("Noether, Emmy", 10, 100, "norm.ipynb"): other_exercise(),
-             canvas("Curie, Marie", 11, 110, "rotation.ipynb"): notebook("blank")}
-    result = placed(tmp_path, files, max_bytes=MB)
+             canvas("Noether, Emmy", 10, 100, "norm.ipynb"): (COURSE.root / "release/ch05_norm/norm.ipynb").read_text(),
+             canvas("Curie, Marie", 11, 110, "rotation.ipynb"): notebook("blank"),
+             canvas("Franklin, Rosalind", 12, 120, "answers.pdf"): b"%PDF-1.4"}
+    result = placed(tmp_path, files, {str(n): Person(str(n)) for n in range(7, 14)}, max_bytes=MB)
     rows = report(tmp_path)
-    assert sorted(row["file"] for row in rows) == sorted(files)  # none dropped
-    assert "not a notebook" in result[canvas("Lovelace, Ada", 7, 71, "answers.pdf")].reason
+    assert sorted(row["file"] for row in rows if row["file"]) == sorted(files)  # none dropped
+    assert "not a notebook (.pdf)" in result[canvas("Lovelace, Ada", 7, 71, "answers.pdf")].reason
+    assert "not a notebook (.zip)" in result[canvas("Lovelace, Ada", 7, 72, "nested.zip")].reason  # never unpacked
     assert "whose it is cannot be told" in result["rotation (1).ipynb"].reason
     assert "too large" in result[canvas("Hopper, Grace", 8, 80, "huge.ipynb")].reason
     broken = result[canvas("Turing, Alan", 9, 90, "rotation.ipynb")]
@@ -320,8 +246,8 @@ def test_every_file_that_cannot_be_placed_is_reported_with_its_reason(tmp_path):
     assert "scored 0" in broken.reason and "not a Jupyter notebook" in broken.reason
     other = result[canvas("Noether, Emmy", 10, 100, "norm.ipynb")]
     assert (other.outcome, other.assignment) == ("placed", "ch05_norm")  # its cells say which exercise it is
-    assert {row["outcome"] for row in rows if row["file"] in (
-        "rotation (1).ipynb", canvas("Lovelace, Ada", 7, 71, "answers.pdf"))} == {"rejected"}
+    assert {(row["platform_id"], row["reason"]) for row in rows if row["outcome"] == "missing"} == {
+        ("8", "none of their files was placed"), ("12", "none of their files was placed"), ("13", "handed nothing in")}
 
 
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
@@ -335,180 +261,17 @@ def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
         read_download(zipped(tmp_path / "loose.zip", {"rotation.ipynb": notebook("perfect")}))
 
 
-def test_a_zip_places_what_its_folder_places_and_leaves_unsafe_paths_out(tmp_path):
-    files = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect"),
-             canvas("Hopper, Grace", 8, 80, "rotation.ipynb"): notebook("blank")}
-    from_folder = read_download(lay_out(tmp_path / "folder" / "download", files))
-    from_zip = open_download(zipped(tmp_path / "download.zip", {**files, "../escape.ipynb": notebook("perfect")}),
-                             tmp_path / "scratch", "auto", 2 * MB)
-    ours = [(f.shown, f.platform_id, f.order) for f in from_zip.found if not f.problem]
-    assert ours == [(f.shown, f.platform_id, f.order) for f in from_folder.found]
-    (unsafe,) = [f for f in from_zip.found if f.problem]
-    assert unsafe.shown == "../escape.ipynb" and "unsafe" in unsafe.problem
-    assert not (tmp_path / "escape.ipynb").exists()
-
-
-@pytest.mark.parametrize("kind", ["loose notebooks", "empty zip", "zip of pdfs"])
-def test_the_command_line_stops_with_a_message_when_nothing_can_be_graded(tmp_path, capsys, kind):
-    if kind == "loose notebooks":  # what a new instructor first tried: Canvas's files, renamed, in one folder
-        source = lay_out(tmp_path / "class", {"ada.ipynb": notebook("perfect"), "grace.ipynb": notebook("blank")})
-    elif kind == "empty zip":
-        source = zipped(tmp_path / "class.zip", {})
-    else:
-        source = zipped(tmp_path / "class.zip", {canvas("Lovelace, Ada", 7, 70, "answers.pdf"): b"%PDF"})
-    assert main([str(source), "--out", str(tmp_path / "out")]) == 2
-    assert "nothing" in capsys.readouterr().err
-    assert not (tmp_path / "out" / "grades.csv").exists()
-
-
-# --- grading the same class from every platform ----------------------------------------------------------------
-
-STUDENTS = {"perfect": ("Lovelace, Ada", "Ada Lovelace", "ada", "1815", 101, 1001),
-            "blank": ("Hopper, Grace", "Grace Hopper", "ghopper", "1906", 102, 1002)}
-#           student: (sortable name, full name, username, SID, platform user id, file id)
-IDS = {"canvas": 4, "moodle": 4, "blackboard": 2, "gradescope": 3}  # which field of STUDENTS each platform uses
-ABSENT = {"absent": ("Noether, Emmy", "Emmy Noether", "emmy", "1882", 103, None)}  # on the roster, nothing handed in
-#: The platform's own column of the assignment, in the roster (Canvas's gradebook export, Blackboard's Grade Center)
-COLUMNS = {"canvas": f"{ASSIGNMENT} (4242)", "blackboard": f"{ASSIGNMENT} [Total Pts: 12 Score] |5151"}
-
-
-def downloads(root: Path) -> dict[str, tuple[Path, Path | None]]:
-    """The class of :data:`STUDENTS` as each platform's download, and a roster mapping it to the same names."""
-    made = {"folders": (lay_out(root / "folders", {f"{s}/{ASSIGNMENT}/{NOTEBOOK}.ipynb": notebook(s)
-                                                   for s in STUDENTS}), None)}
-    (root / "folders" / "absent" / ASSIGNMENT).mkdir(parents=True)  # what a roster's absent student becomes
-    people = STUDENTS.items()
-    made["canvas"] = zipped(root / "canvas.zip", {canvas(sortable, uid, fid, "rotation.ipynb", late=s == "blank"):
-                                                  notebook(s) for s, (sortable, _, _, _, uid, fid) in people})
-    made["moodle"] = zipped(root / "moodle.zip", {f"{moodle(full, uid)}/rotation.ipynb": notebook(s)
-                                                  for s, (_, full, _, _, uid, _) in people})
-    board = {}
-    for s, (_, full, user, _, _, _) in people:
-        prefix = blackboard("Week 4", user, "2024-03-01-10-00-00")
-        board[f"{prefix}_rotation.ipynb"] = notebook(s)
-        board[f"{prefix}.txt"] = blackboard_receipt(full, user, "Week 4", "Friday, 1 March 2024", ["rotation.ipynb"],
-                                                    prefix)
-    made["blackboard"] = zipped(root / "blackboard.zip", board)
-    metadata = gradescope_metadata({f"submission_{fid}": ("2024-03-01 10:00:00 +00:00", [(full, sid, f"{u}@x.edu")])
-                                    for _, (_, full, u, sid, _, fid) in people})
-    made["gradescope"] = zipped(root / "gradescope.zip", {"assignment_9_export/submission_metadata.yml": metadata, **{
-        f"assignment_9_export/submission_{fid}/rotation.ipynb": notebook(s) for s, (*_, fid) in people}})
-    for platform, index in IDS.items():
-        roster = root / f"{platform}-roster.csv"
-        column = f",{COLUMNS[platform]}" if platform in COLUMNS else ""
-        roster.write_text(f"platform_id,student,email,id_number{column}\n" + "".join(
-            f"{who[index]},{s},{who[2]}@x.edu,N{who[3]}{',' if column else ''}\n"
-            for s, who in [*people, *ABSENT.items()]))
-        made[platform] = (made[platform], roster)
-    return made
-
-
-@pytest.fixture(scope="module")
-def graded(tmp_path_factory, prepared_course):
-    """The same two students graded from today's layout and from each platform's download, one run each."""
-    root = tmp_path_factory.mktemp("platforms")
-    results = {}
-    for layout, (source, roster) in downloads(root / "in").items():
-        out = root / "out" / layout
-        shutil.copytree(prepared_course, out / PREPARED)
-        said = []
-        grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
-                    progress=said.append, sandboxed=sandbox.problem() is None)
-        with open(out / "grades.csv", encoding="utf-8") as f:
-            results[layout] = (out, list(csv.DictReader(f)), said)
-    return results
-
-
-@pytest.mark.grader
-@pytest.mark.parametrize("platform", ["canvas", "moodle", "blackboard", "gradescope"])
-def test_a_platform_download_grades_to_the_same_scores_as_todays_layout(graded, platform):
-    _, today, _ = graded["folders"]
-    _, theirs, said = graded[platform]
-    assert theirs == today
-    assert {(row["student"], row["score"], row["progress"], row["status"]) for row in today} == {
-        ("perfect", "", "6/6 autograded, 6 by hand pending", "ok"), ("blank", "0", "", "ok"),
-        ("absent", "0", "", "missing")}
-    (warning,) = [line for line in said if line.startswith("warning")]
-    assert warning.endswith(f"marked missing (0): absent ({ABSENT['absent'][IDS[platform]]})")
-
-
-def canvas_import(path: Path) -> dict[str, dict[str, str]]:
-    """``{user id: {assignment: grade}}`` read as canvas-lms's GradebookImporter reads the header and rows."""
-    with open(path, newline="", encoding="utf-8") as f:
-        header, *rows = list(csv.reader(f))
-    assert "Student" in header[0] and "ID" in header[1]
-    assert header[2:5] == ["SIS User ID", "SIS Login ID", "Section"]  # five student columns, Section last
-    return {row[1]: dict(zip(header[5:], row[5:], strict=True)) for row in rows if "Points Possible" not in row[0]}
-
-
-def grade_written_answers_by_hand(out: Path, student: str, points: dict[str, float]) -> None:
-    """What the formgrader does: a manual score on each written answer."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
-        for cell, score in points.items():
-            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, student).manual_score = score
-        gb.db.commit()
-
-
-@pytest.mark.grader
-def test_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded):
-    from posenc_grader import refresh
-
-    out, *_ = graded["canvas"]
-    # the blank notebook left its written answers untouched, which nbgrader scores 0 itself: its 0 is final; the
-    # column is the roster's, Canvas's own name of the assignment; the student who handed nothing in counts 0
-    column = COLUMNS["canvas"]
-    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {column: ""}, "102": {column: "0"},
-                                                               "103": {column: "0"}}
-    with open(out / "canvas" / "gradebook.csv", encoding="utf-8") as f:
-        assert next(row for row in csv.reader(f) if row[0] == "Points Possible")[5] == "12"
-    grade_written_answers_by_hand(out, "perfect", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
-    assert refresh.main([str(out)]) == 0
-    assert canvas_import(out / "canvas" / "gradebook.csv") == {"101": {column: "11"}, "102": {column: "0"},
-                                                               "103": {column: "0"}}
-
-
-@pytest.mark.grader
-def test_canvas_feedback_zip_reaches_each_students_graded_file(graded):
-    out, *_ = graded["canvas"]
-    with zipfile.ZipFile(out / HAND_BACK / "canvas" / f"feedback-{ASSIGNMENT}.zip") as bundle:
-        pages = {canvas_reupload_ids(name): bundle.read(name).decode() for name in bundle.namelist()}
-    assert set(pages) == {("101", "1001"), ("102", "1002")}
-    for student, (*_, uid, fid) in STUDENTS.items():
-        assert pages[(str(uid), str(fid))] == (out / HAND_BACK / "feedback" / student / ASSIGNMENT
-                                               / "rotation.html").read_text()
-    with open(out / REPORT, encoding="utf-8") as f:
-        assert {row["platform_id"]: (row["late"], row["outcome"], row["reason"]) for row in csv.DictReader(f)} == {
-            "101": ("", "placed", ""), "102": ("late", "placed", ""), "103": ("", "missing", "handed nothing in")}
-
-
-@pytest.mark.grader
-def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
-    out, *_ = graded["moodle"]
-    with open(out / "moodle" / "gradebook.csv", encoding="utf-8") as f:
-        rows = {row["Email address"]: row for row in csv.DictReader(f)}
-    assert set(rows) == {"ada@x.edu", "ghopper@x.edu", "emmy@x.edu"} and rows["ada@x.edu"]["ID number"] == "N1815"
-    assert rows["ada@x.edu"][ASSIGNMENT] == ""  # written answers still to grade: no grade yet
-    assert rows["ada@x.edu"][f"{ASSIGNMENT} feedback"] == "6/6 autograded, 6 by hand pending"
-    assert (rows["ghopper@x.edu"][ASSIGNMENT], rows["ghopper@x.edu"][f"{ASSIGNMENT} feedback"]) == ("0", "0/12")
-    assert (rows["emmy@x.edu"][ASSIGNMENT], rows["emmy@x.edu"][f"{ASSIGNMENT} feedback"]) == ("0", "0/12 (missing)")
-    with zipfile.ZipFile(out / HAND_BACK / "moodle" / f"feedback-{ASSIGNMENT}.zip") as bundle:
-        by_participant = {moodle_import_participant(name)[0]: bundle.read(name).decode() for name in bundle.namelist()}
-    for student, (*_, uid, _) in STUDENTS.items():
-        assert by_participant[str(uid)] == (out / HAND_BACK / "feedback" / student / ASSIGNMENT
-                                            / "rotation.html").read_text()
-
-
-@pytest.mark.grader
-def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
-    out, *_ = graded["blackboard"]
-    text = (out / "blackboard" / "gradebook.csv").read_text(encoding="utf-8")
-    assert text.splitlines()[0] == f'"Username","{COLUMNS["blackboard"]}"'  # the roster's, with its Column ID
-    assert {row["Username"]: row[COLUMNS["blackboard"]] for row in csv.DictReader(io.StringIO(text))} == {
-        "ada": "", "ghopper": "0", "emmy": "0"}
-    kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
-    assert {who["platform_id"] for who in kept["students"].values()} == {"ada", "ghopper", "emmy"}
+def test_a_zip_entry_with_an_unsafe_path_or_too_large_is_left_out_and_the_others_are_read(tmp_path):
+    good = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")
+    download = read_download(zipped(tmp_path / "download.zip", {
+        "../escape.ipynb": notebook("perfect"), f"{tmp_path}/absolute.ipynb": "{}", good: notebook("perfect"),
+        canvas("Hopper, Grace", 8, 80, "rotation.ipynb"): b" " * (2 * MB + 1)}))
+    assert [(f.shown, f.platform_id) for f in download.found if not f.problem] == [(good, "7")]
+    problems = {f.shown: f.problem for f in download.found if f.problem}
+    unsafe = "unsafe path in the archive (not unpacked)"
+    assert problems["../escape.ipynb"] == problems[f"{tmp_path}/absolute.ipynb"] == unsafe
+    assert "too large" in problems["hoppergrace_8_80_rotation.ipynb"]
+    assert not (tmp_path / "escape.ipynb").exists() and not (tmp_path / "absolute.ipynb").exists()
 
 
 def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_path):
@@ -521,3 +284,131 @@ def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_pat
     found = {entry.shown: entry for entry in read_download(folder).found}
     assert "symbolic link" in found[link].problem and found[link].path is None
     assert found[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].problem == ""
+
+
+def test_the_command_line_stops_with_a_message_when_nothing_can_be_graded(tmp_path, capsys):
+    # what a new instructor first tried: Canvas's files, renamed, in one folder
+    source = lay_out(tmp_path / "class", {"ada.ipynb": notebook("perfect"), "grace.ipynb": notebook("blank")})
+    assert main([str(source), "--out", str(tmp_path / "out")]) == 2
+    assert "nothing" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
+# --- the sample class, graded from every platform ----------------------------------------------------------------
+
+def sample_download() -> dict[str, str]:
+    """The files of the sample Canvas download, as made from today's course."""
+    return {canvas(name, uid, fid, file, late): notebook(kind) for name, uid, fid, file, kind, late in UPLOADS}
+
+
+def test_the_sample_download_is_made_from_todays_course(tmp_path):
+    with zipfile.ZipFile(SAMPLE / "canvas-download.zip") as archive:
+        committed = {name: archive.read(name).decode() for name in archive.namelist()}
+    assert committed == sample_download(), (
+        f"grader/sample/canvas-download.zip is out of date: copy {zipped(tmp_path / 'sample.zip', sample_download())}")
+
+
+def downloads(root: Path) -> dict[str, tuple[Path, Path]]:
+    """The sample class as each platform's download, and a roster mapping it to the same students."""
+    made = {"canvas": (SAMPLE / "canvas-download.zip", SAMPLE / "roster.csv")}
+    latest = {name: upload for name, *upload in UPLOADS}  # Moodle keeps a student's latest submission only
+    made["moodle"] = {f"{moodle(name, uid)}/{file}": notebook(kind) for name, (uid, _, file, kind, _) in latest.items()}
+    made["blackboard"] = {}
+    for name, uid, fid, file, kind, late in UPLOADS:
+        prefix = blackboard("Week 4", f"u{uid}", f"2024-03-01-10-00-{fid % 100:02d}")
+        made["blackboard"][f"{prefix}_{file}"] = notebook(kind)
+        made["blackboard"][f"{prefix}.txt"] = blackboard_receipt(name, f"u{uid}", "Friday" + " (Late)" * late)
+    metadata = gradescope_metadata({f"submission_{fid}": (f"2024-03-01 10:00:{fid % 100:02d} +00:00",
+                                                          [(name, str(uid), f"u{uid}@x.edu")])
+                                    for name, uid, fid, *_ in UPLOADS})
+    made["gradescope"] = {"export/submission_metadata.yml": metadata, **{
+        f"export/submission_{fid}/{file}": notebook(kind) for _, _, fid, file, kind, _ in UPLOADS}}
+    for platform, prefix in (("moodle", ""), ("blackboard", "u"), ("gradescope", "")):
+        roster = root / f"{platform}-roster.csv"
+        column = f",{BLACKBOARD_COLUMN}" * (platform == "blackboard")  # Blackboard's own, with its Column ID
+        roster.write_text(f"platform_id,student,email,id_number{column}\n" + "".join(
+            f'{prefix}{uid},"{name}",u{uid}@x.edu,N{uid}{"," * bool(column)}\n'
+            for name, uid in {*(u[:2] for u in UPLOADS), ABSENT}))
+        made[platform] = (zipped(root / f"{platform}.zip", made[platform]), roster)
+    return made
+
+
+@pytest.fixture(scope="module")
+def graded(tmp_path_factory, prepared_course):
+    """The sample class graded from each platform's download, one run each."""
+    root = tmp_path_factory.mktemp("platforms")
+    results = {}
+    for platform, (source, roster) in downloads(root).items():
+        out = root / "out" / platform
+        shutil.copytree(prepared_course, out / PREPARED)
+        said = []
+        grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
+                    progress=said.append, sandboxed=sandbox.problem() is None)
+        results[platform] = (out, said)
+    return results
+
+
+@pytest.mark.grader
+@pytest.mark.parametrize("platform", ["canvas", "moodle", "blackboard", "gradescope"])
+def test_every_platforms_download_of_the_sample_class_grades_to_its_expected_output(graded, platform):
+    out, said = graded[platform]
+    assert (out / "grades.csv").read_text() == (SAMPLE / "expected" / "grades.csv").read_text()
+    (warning,) = [line for line in said if line.startswith("warning")]
+    assert warning.endswith(f"marked missing (0): Noether, Emmy ({'u' * (platform == 'blackboard')}104)")
+
+
+@pytest.mark.grader
+def test_the_sample_canvas_gradebook_waits_for_hand_grading_then_imports_the_scores(graded):
+    out, _ = graded["canvas"]
+    for name in ("placements.csv", "canvas/gradebook.csv"):
+        assert (out / name).read_text() == (SAMPLE / "expected" / name).read_text(), name
+    with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:  # as GradebookImporter reads it
+        header, possible, *rows = list(csv.reader(f))
+    assert header[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
+    assert possible[0] == "Points Possible"
+    assert {row[1]: row[5] for row in rows} == {"101": "", "102": "0", "103": "3", "104": "0"}
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:  # what the formgrader does
+        for cell, score in {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2}.items():
+            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, "Lovelace, Ada").manual_score = score
+        gb.db.commit()
+    assert refresh.main([str(out)]) == 0  # make feedback
+    with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
+        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "11", "102": "0", "103": "3", "104": "0"}
+
+
+@pytest.mark.grader
+def test_the_canvas_feedback_zip_reaches_each_students_graded_file(graded):
+    out, _ = graded["canvas"]
+    with zipfile.ZipFile(out / HAND_BACK / "canvas" / f"feedback-{ASSIGNMENT}.zip") as bundle:
+        pages = {canvas_reupload_ids(name): bundle.read(name).decode() for name in bundle.namelist()}
+    assert set(pages) == {("101", "1001"), ("102", "1002"), ("103", "1004")}  # Turing's later upload
+    for name, uid, fid, *_ in (u for u in UPLOADS if u[2] != 1003):
+        assert pages[(str(uid), str(fid))] == (out / HAND_BACK / "feedback" / name / ASSIGNMENT
+                                               / "rotation.html").read_text()
+
+
+@pytest.mark.grader
+def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
+    out, _ = graded["moodle"]
+    with open(out / "moodle" / "gradebook.csv", encoding="utf-8") as f:
+        rows = {row["Email address"]: row for row in csv.DictReader(f)}
+    assert rows["u101@x.edu"]["ID number"] == "N101"
+    assert {email: (row[ASSIGNMENT], row[f"{ASSIGNMENT} feedback"]) for email, row in rows.items()} == {
+        "u101@x.edu": ("", "6/6 autograded, 6 by hand pending"), "u102@x.edu": ("0", "0/12"),
+        "u103@x.edu": ("3", "3/12"), "u104@x.edu": ("0", "0/12 (missing)")}
+    with zipfile.ZipFile(out / HAND_BACK / "moodle" / f"feedback-{ASSIGNMENT}.zip") as bundle:
+        by_participant = {moodle_import_participant(name)[0]: bundle.read(name).decode() for name in bundle.namelist()}
+    assert by_participant.keys() == {"101", "102", "103"}
+    assert by_participant["101"] == (out / HAND_BACK / "feedback" / "Lovelace, Ada" / ASSIGNMENT
+                                     / "rotation.html").read_text()
+
+
+@pytest.mark.grader
+def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
+    out, _ = graded["blackboard"]
+    text = (out / "blackboard" / "gradebook.csv").read_text(encoding="utf-8")
+    assert text.splitlines()[0] == f'"Username","{BLACKBOARD_COLUMN}"'  # the roster's, with its Column ID
+    assert {row["Username"]: row[BLACKBOARD_COLUMN] for row in csv.DictReader(io.StringIO(text))} == {
+        "u101": "", "u102": "0", "u103": "3", "u104": "0"}

@@ -1,32 +1,22 @@
 """Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
 
-After a platform's download is graded into ``OUT``, ``OUT/<platform>/`` receives its gradebook, one row per
-student and one column per assignment (the scores of the class gradebook, manual ones included), and
-``OUT/hand_back/<platform>/`` the feedback pages as that platform takes them back:
+After a platform's download is graded into ``OUT``, ``OUT/<platform>/gradebook.csv`` holds one row per student
+placed or on the roster and one column per assignment, named as the roster names the platform's own column
+(Canvas's ``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``), else as the
+assignment; ``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages as the platform takes
+them back. The forms, from each platform's import code:
 
-- ``canvas/gradebook.csv``, for Canvas's gradebook import (canvas-lms ``GradebookImporter``): the columns
-  ``Student``, ``ID``, ``SIS User ID``, ``SIS Login ID``, ``Section``, then the assignments; a ``Points
-  Possible`` row; each student found by ``ID``, Canvas's user id, which the download gave;
-- ``hand_back/canvas/feedback-<assignment>.zip``, for "Re-upload submissions": each student's feedback page named
-  with the prefix of the file that was graded (name, user id, attachment id), which Canvas attaches to that
-  student's submission as a comment;
-- ``moodle/gradebook.csv``, for Moodle's CSV grade import (``gradeimport_csv``): ``Full name``, ``ID
-  number``, ``Email address`` (from the roster: the download has neither), then per assignment a grade
-  column and a feedback column; the import form maps "ID number" or "Email address" to the user and each
-  column to a grade item or its feedback;
-- ``hand_back/moodle/feedback-<assignment>.zip``, for "Upload multiple feedback files in a zip": the pages in folders
-  named as the download's were;
-- ``blackboard/gradebook.csv``, for the Grade Center's upload: every field quoted, students found by
-  ``Username``; a column without a Column ID becomes a new column, to be given its points in Blackboard.
+- Canvas (canvas-lms ``GradebookImporter``): ``Student``, ``ID`` (the user id, by which a student is found),
+  ``SIS User ID``, ``SIS Login ID``, ``Section``, the assignments, and a ``Points Possible`` row; the zip is for
+  "Re-upload submissions", each page named with the prefix of the file that was graded;
+- Moodle (``gradeimport_csv``): ``Full name``, ``ID number``, ``Email address`` (from the roster: the download
+  has neither), then a grade and a feedback column per assignment; the zip is for "Upload multiple feedback
+  files in a zip", in folders named as the download's were;
+- Blackboard (the Grade Center's upload): every field quoted, students found by ``Username``.
 
-Every student placed or on the roster has a row; a notebook not handed in counts 0, and Moodle's feedback
-column says it is missing. A roster that holds the platform's own column of an assignment (Canvas's
-``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``) gives the column its name.
-A cell holds a score only when it is final. It is empty, which each of these imports reads as "no grade"
-and leaves alone, while written answers await grading by hand or the row needs a person (``grader_error``,
-``tampered``); Moodle's feedback column then says so ("13/13 autograded, 2 by hand pending"). After grading
-by hand (nbgrader's formgrader in ``OUT/instructor_only``), ``python -m posenc_grader.refresh OUT`` (``make
-feedback``) writes them again.
+A cell holds a score only once it is final (a notebook not handed in counts 0); it is empty, which these imports
+read as "no grade", while written answers await grading by hand or the row needs a person, and Moodle's feedback
+column says why. ``make feedback`` (:mod:`~posenc_grader.refresh`) writes them again after grading by hand.
 Gradescope takes no gradebook file: its scores come from its own autograder.
 """
 
@@ -44,15 +34,6 @@ from .records import HAND_BACK, ClassRecord
 from .staging import IDENTITIES
 
 
-def marks(record: ClassRecord) -> dict[tuple[str, str], Mark]:
-    """``{(student, assignment): Mark}``, the notebooks of each summed, for every row graded into ``record``."""
-    result: dict[tuple[str, str], Mark] = collections.defaultdict(Mark)
-    for key in sorted(record.statuses):
-        student, assignment, notebook = key.split("\t")
-        result[(student, assignment)] += record.mark((student, assignment, notebook))
-    return dict(result)
-
-
 def write(out: Path) -> list[str]:
     """Write every platform's gradebook and feedback zips for the students placed into ``out``; say what."""
     if not (out / IDENTITIES).is_file():
@@ -60,7 +41,10 @@ def write(out: Path) -> list[str]:
     kept = json.loads((out / IDENTITIES).read_text(encoding="utf-8"))
     record = ClassRecord(out)
     columns = kept.get("columns", {})  # the platform's own name of an assignment's column, from the roster
-    points = {(student, columns.get(a, a)): mark for (student, a), mark in marks(record).items()}
+    points: dict[tuple[str, str], Mark] = collections.defaultdict(Mark)  # the notebooks of an assignment summed
+    for key in sorted(record.statuses):
+        student, assignment, notebook = key.split("\t")
+        points[(student, columns.get(assignment, assignment))] += record.mark((student, assignment, notebook))
     lines = []
     for platform in sorted({who["platform"] for who in kept["students"].values()}):
         if platform not in WRITERS:
@@ -68,9 +52,11 @@ def write(out: Path) -> list[str]:
             continue
         students = {s: who for s, who in kept["students"].items() if who["platform"] == platform}
         assignments = sorted({a for s, a in points if s in students})
-        folder = out / platform
-        folder.mkdir(exist_ok=True)
-        lines += WRITERS[platform](folder, students, assignments, points)
+        rows, notes = WRITERS[platform](students, assignments, points)
+        (out / platform).mkdir(exist_ok=True)
+        with open(out / platform / "gradebook.csv", "w", newline="", encoding="utf-8") as f:
+            csv.writer(f, quoting=csv.QUOTE_ALL if platform == "blackboard" else csv.QUOTE_MINIMAL).writerows(rows)
+        lines += [f"wrote {out / platform / 'gradebook.csv'}", *notes]
         lines += [f"wrote {path}" for path in _feedback_zips(record, out / HAND_BACK / platform, students,
                                                               kept["notebooks"])]
     return lines
@@ -84,42 +70,35 @@ def _shown_name(student: str, who: dict) -> str:
     return disarm(who.get("student") or who.get("name") or student)
 
 
-def _canvas(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _canvas(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     possible = [f"{max(m.max_score for (_, a), m in points.items() if a == each):g}" for each in assignments]
     rows = [["Student", "ID", "SIS User ID", "SIS Login ID", "Section", *assignments],
             ["Points Possible", "", "", "", "", *possible]]
     for student, who in sorted(students.items()):
         rows.append([_shown_name(student, who), who["platform_id"], who.get("sis_user_id", ""),
                      who.get("sis_login_id", ""), who.get("section", ""), *_cells(student, assignments, points)])
-    return [f"wrote {_write(folder / 'gradebook.csv', rows)}"]
+    return rows, []
 
 
-def _moodle(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _moodle(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     rows = [["Full name", "ID number", "Email address", *[c for a in assignments for c in (a, f"{a} feedback")]]]
     for student, who in sorted(students.items()):
         found = [points.get((student, a)) for a in assignments]
         rows.append([_shown_name(student, who), who.get("id_number", ""), who.get("email", ""),
                      *[c for m in found for c in ((m.cell, m.summary + _missing(m)) if m else ("", ""))]])
     unknown = [s for s, who in students.items() if not (who.get("id_number") or who.get("email"))]
-    note = ([f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
-             "Moodle's grade import finds a student: give a roster (--roster)"] if unknown else [])
-    return [f"wrote {_write(folder / 'gradebook.csv', rows)}", *note]
+    note = (f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
+            "Moodle's grade import finds a student: give a roster (--roster)")
+    return rows, [note] if unknown else []
 
 
 def _missing(mark: Mark) -> str:
     return " (missing)" if "missing" in mark.statuses else ""
 
 
-def _blackboard(folder: Path, students: dict, assignments: list[str], points: dict) -> list[str]:
+def _blackboard(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     rows = [["Username", *assignments]]
-    rows += [[who["platform_id"], *_cells(student, assignments, points)] for student, who in sorted(students.items())]
-    return [f"wrote {_write(folder / 'gradebook.csv', rows, quoting=csv.QUOTE_ALL)}"]
-
-
-def _write(path: Path, rows: list[list[str]], quoting: int = csv.QUOTE_MINIMAL) -> Path:
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        csv.writer(f, quoting=quoting).writerows(rows)
-    return path
+    return rows + [[who["platform_id"], *_cells(s, assignments, points)] for s, who in sorted(students.items())], []
 
 
 def _feedback_zips(record: ClassRecord, folder: Path, students: dict, notebooks: dict) -> list[Path]:

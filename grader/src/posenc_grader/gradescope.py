@@ -1,44 +1,23 @@
 """Gradescope's autograder for the exercises: ``python -m posenc_grader.gradescope ASSIGNMENT... --out DIR``.
 
-Gradescope grades a programming assignment with an *autograder*, a zip that holds ``setup.sh`` and
-``run_autograder`` at its root. It builds a Docker image from it once (``setup.sh`` runs as root on an
-Ubuntu base image, the zip unpacked in ``/autograder/source``), then, for each submission, starts a fresh
-container of that image with the student's files in ``/autograder/submission`` (and
-``/autograder/submission_metadata.json`` beside them), runs ``/autograder/run_autograder`` as root with
-``/autograder`` as its working folder, and reads ``/autograder/results/results.json``. Submissions are
-graded in parallel, one container each: that is how a class of thousands is graded.
+Gradescope builds a Docker image once from an autograder zip (``setup.sh`` at its root runs as root on an Ubuntu
+base image, the zip unpacked in ``/autograder/source``); for each submission it starts a fresh container with the
+student's files in ``/autograder/submission``, runs ``/autograder/run_autograder`` as root, and reads
+``/autograder/results/results.json``. :func:`build` writes one ``autograder_<assignment>.zip`` per assignment:
+the two scripts (``autograder/``: they install the grader's lock and this release's wheels into
+``/opt/posenc-grader``, then call ``--setup`` and ``--run``), ``requirements.txt`` (:func:`lock`), ``wheels/``,
+and ``course/`` with the course's ``nbgrader_config.py`` and this one assignment's source notebooks, hidden tests
+kept and model answers cut (:func:`without_model_answers`); ``config.json`` names the assignment and when
+students see the results.
 
-This module writes one ``autograder_<assignment>.zip`` per assignment (:func:`build`):
-
-- ``setup.sh`` installs Python 3.11 or newer and bubblewrap from Ubuntu, and the grading environment of
-  ``make grade`` into ``/opt/posenc-grader``: the grader's lock (``requirements.txt``, which is
-  ``requirements/grader.txt`` less its two editable lines) with ``--no-deps``, then the wheels of posenc
-  and posenc-grader of this release (``wheels/``); then it prepares the course once (:func:`prepare_image`);
-- ``run_autograder`` calls :func:`run`;
-- ``course/``: the course's ``nbgrader_config.py`` and the source notebooks of this one assignment, with their
-  hidden tests but without their model answers (:func:`without_model_answers`): a notebook of another
-  assignment is graded 0 as ``wrong_notebook``;
-  ``config.json``: the assignment graded, and when students may see its results.
-
-:func:`run` grades whatever notebooks the student handed in, under any names (the notebook is
-recognised by its cells, as by ``make grade``), with :func:`posenc_grader.grade_class`: the same hidden
-tests, limits, repairs and statuses. It first closes ``/autograder`` (the hidden tests in ``source/``,
-``results/``) to every user but root, because the kernel of the in-container sandbox
-(:mod:`posenc_grader.sandbox`, permitted by ``run_autograder``) shares the container's file system.
-``results.json`` holds one test per graded cell of the notebook, named by its question, with its score
-and maximum, the cell's nbgrader id in its ``extra_data``, and as its output ``Passed.`` or the error the
-test raised (its type and message, never a traceback, which would quote the hidden test's code); at the
-top, the autograded score, a summary ("6/6 autograded, 6 by hand pending") followed by the status and
-message that ``grades.csv`` would hold, and in ``extra_data`` the statuses and the sandbox that ran. The
-grader's own output (its progress lines, tracebacks) goes to standard output, which Gradescope shows to
-instructors only.
-
-Written answers are left to Gradescope's manual grading: each is listed as a test worth 0 of 0 points
-whose output says how many points it carries by hand, and its points are not in the autograder's score.
-Gradescope grades by hand the questions of its outline (Edit Outline), with a rubric, and adds their
-points to the autograder's. A written answer scored 0 of its maximum here would put its points into the
-autograder's maximum, where no rubric reaches them, and a question for it in the outline would count
-them twice.
+:func:`run` grades whatever notebooks the student handed in, under any names, with
+:func:`posenc_grader.grade_class`: the same hidden tests, limits, repairs and statuses as ``make grade``. It first
+closes ``/autograder`` to every user but root, since the kernel of the in-container sandbox
+(:mod:`posenc_grader.sandbox`) shares the container's file system. ``results.json`` holds a test per graded cell,
+named by its question, with ``Passed.`` or the error's type and message (never a traceback, which would quote a
+hidden test), and at the top the summary and status that ``grades.csv`` would hold. A written answer is a test
+worth 0 of 0 that says its points: Gradescope grades it by hand in the outline, and its points in the
+autograder's maximum would be counted twice. The grader's own output goes to stdout, which only instructors see.
 
 Sources, from Gradescope's autograder documentation (gradescope-autograders.readthedocs.io, kept in the
 repository gradescope/autograder_samples, ``docs/``):
@@ -77,6 +56,7 @@ import nbformat
 from . import grade_class, sandbox
 from .course import SOLUTION, Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
+from .platforms import files_under, is_notebook
 from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES
 
 #: setup.sh and run_autograder, as they go into every zip.
@@ -198,20 +178,12 @@ def _collect(handed_in: Path, dest: Path) -> list[str]:
     A link is left out: it could point at the hidden tests, which root, copying, would read.
     """
     dest.mkdir(parents=True, exist_ok=True)
-    skipped = []
-    for folder, dirnames, filenames in os.walk(handed_in):  # links to folders are listed, never entered
-        dirnames.sort()
-        for name in sorted(filenames):
-            path = Path(folder) / name
-            if not name.endswith(".ipynb"):
-                continue
-            if path.is_symlink() or not path.is_file():
-                skipped.append(f"{path.relative_to(handed_in)} was not graded: a link, not a file")
-                continue
-            target = dest / path.relative_to(handed_in)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(path, target)
-    return skipped
+    for path, shown in files_under(handed_in):
+        if is_notebook(shown):
+            (dest / shown).parent.mkdir(parents=True, exist_ok=True)
+            shutil.copy2(path, dest / shown)
+    return [f"{shown} was not graded: a link, not a file" for _, shown in files_under(handed_in, links=True)
+            if is_notebook(shown)]
 
 
 def questions(release: Path) -> list[tuple[str, str, bool]]:

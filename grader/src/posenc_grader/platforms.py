@@ -113,7 +113,7 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
     if platform is None:
         return None
     links = [Found(None, shown, problem="a symbolic link: links are not followed, so it was not graded")
-             for path, shown in _files(root, links=True)]
+             for path, shown in files_under(root, links=True)]
     download = Download(platform, skipped + links + list(READERS[platform](root)))
     _check_placeable(download)
     return download
@@ -121,7 +121,7 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
 
 def detect(root: Path) -> str | None:
     """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known)."""
-    files = list(_files(root))
+    files = list(files_under(root))
     if any(path.name == GRADESCOPE_METADATA for path, _ in files):
         return "gradescope"
     if any(_MOODLE.fullmatch(part) for _, shown in files for part in PurePosixPath(shown).parts):
@@ -138,7 +138,7 @@ def is_notebook(name: str) -> bool:
     return name.lower().endswith(".ipynb")
 
 
-def _files(root: Path, links: bool = False):
+def files_under(root: Path, links: bool = False):
     """``(path, shown)`` for every visible file under ``root`` (with ``links``, every symbolic link instead: a
     link is never read, since it may point anywhere), sorted; ``shown`` is relative, with ``/``."""
     for path in sorted(root.rglob("*")):
@@ -157,37 +157,27 @@ def _inner(folder: Path) -> Path:
 
 
 def _unpack(archive: Path, into: Path, max_bytes: int) -> list[Found]:
-    """Unpack ``archive`` into ``into``, leaving out (and returning as problems) unsafe or too large entries."""
+    """Unpack ``archive`` into ``into`` as plain files, leaving out (and returning as problems) entries with unsafe
+    paths or more than ``max_bytes`` of content (whatever their headers claim)."""
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
     left_out = []
     with zipfile.ZipFile(archive) as zipped:
-        for info in zipped.infolist():
+        for info in [entry for entry in zipped.infolist() if not entry.is_dir()]:
             name = PurePosixPath(info.filename.replace("\\", "/"))
-            if info.is_dir():
-                continue
             if name.is_absolute() or ".." in name.parts:
                 left_out.append(Found(None, info.filename, problem="unsafe path in the archive (not unpacked)"))
-            elif not _copy_bounded(zipped, info, into / name, max_bytes):
+                continue
+            target = into / name
+            target.parent.mkdir(parents=True, exist_ok=True)
+            with zipped.open(info) as source, open(target, "wb") as copy:
+                while (chunk := source.read(2**20)) and copy.tell() + len(chunk) <= max_bytes:
+                    copy.write(chunk)
+            if chunk:
+                target.unlink()
                 left_out.append(Found(None, info.filename, problem=f"too large: over the limit of "
                                                                    f"{max_bytes / 2**20:.0f} MB (not unpacked)"))
     return left_out
-
-
-def _copy_bounded(zipped: zipfile.ZipFile, info: zipfile.ZipInfo, target: Path, max_bytes: int) -> bool:
-    """Copy one entry to ``target`` unless it holds more than ``max_bytes`` (whatever its header claims)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    with zipped.open(info) as source, open(target, "wb") as copy:
-        written = 0
-        while chunk := source.read(2**20):
-            written += len(chunk)
-            if written > max_bytes:
-                break
-            copy.write(chunk)
-    if written > max_bytes:
-        target.unlink()
-        return False
-    return True
 
 
 def _check_placeable(download: Download) -> None:
@@ -201,7 +191,7 @@ def _check_placeable(download: Download) -> None:
 
 
 def _canvas(root: Path):
-    for path, shown in _files(root):
+    for path, shown in files_under(root):
         match = _CANVAS.fullmatch(path.name) if "/" not in shown else None
         if match is None:
             yield Found(path, shown, problem="the name is not Canvas's <name>_<user id>_<file id>_<file name>, "
@@ -217,7 +207,7 @@ def _canvas(root: Path):
 
 
 def _moodle(root: Path):
-    for path, shown in _files(root):
+    for path, shown in files_under(root):
         parts = PurePosixPath(shown).parts
         index, match = next(((i, m) for i, part in enumerate(parts) if (m := _MOODLE.fullmatch(part))), (0, None))
         if match is None:
@@ -230,7 +220,7 @@ def _moodle(root: Path):
 
 
 def _blackboard(root: Path):
-    files = list(_files(root))
+    files = list(files_under(root))
     receipts = {path.stem: _receipt(path) for path, _ in files
                 if path.suffix == ".txt" and (m := _BLACKBOARD.fullmatch(path.stem)) and not m["original"]}
     for path, shown in files:
@@ -258,13 +248,13 @@ def _receipt(path: Path) -> tuple[str, str, bool] | None:
 
 
 def _gradescope(root: Path):
-    metadata_file = next((p for p, _ in _files(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
+    metadata_file = next((p for p, _ in files_under(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
     try:
         metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) or {}
     except (OSError, yaml.YAMLError) as error:
         raise NothingToPlace(f"gradescope: {metadata_file} cannot be read: {error}") from error
     base = metadata_file.parent
-    for path, _ in _files(base):
+    for path, _ in files_under(base):
         if path == metadata_file:
             continue
         shown = "/".join(path.relative_to(base).parts)
@@ -274,24 +264,19 @@ def _gradescope(root: Path):
             yield Found(path, shown, problem=f"not in a submission folder that {GRADESCOPE_METADATA} lists, "
                                              "so whose it is cannot be told")
             continue
-        yield from _gradescope_submitters(path, shown, entry)
-
-
-def _gradescope_submitters(path: Path, shown: str, entry: dict):
-    when = entry.get(":created_at")
-    if isinstance(when, datetime):
-        when = when.astimezone(timezone.utc) if when.tzinfo else when
-    order = (when.isoformat(),) if isinstance(when, datetime) else (str(when or ""),)
-    submitters = [s for s in entry.get(":submitters") or [] if isinstance(s, dict)]
-    if not submitters:
-        yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} names no submitter for its folder")
-    for person in submitters:
-        sid, email = str(person.get(":sid") or "").strip(), str(person.get(":email") or "").strip()
-        if not (sid or email):
-            yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} gives its submitter no SID and no email")
-            continue
-        yield Found(path, shown, platform_id=sid or email, name=str(person.get(":name") or sid or email),
-                    email=email, attempt=order[0], order=order)
+        when = entry.get(":created_at")
+        if isinstance(when, datetime):
+            when = (when.astimezone(timezone.utc) if when.tzinfo else when).isoformat()
+        submitters = [s for s in entry.get(":submitters") or [] if isinstance(s, dict)]
+        if not submitters:
+            yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} names no submitter for its folder")
+        for person in submitters:
+            sid, email = str(person.get(":sid") or "").strip(), str(person.get(":email") or "").strip()
+            if not (sid or email):
+                yield Found(path, shown, problem=f"{GRADESCOPE_METADATA} gives its submitter no SID and no email")
+                continue
+            yield Found(path, shown, platform_id=sid or email, name=str(person.get(":name") or sid or email),
+                        email=email, attempt=str(when or ""), order=(str(when or ""),))
 
 
 READERS = {"canvas": _canvas, "moodle": _moodle, "blackboard": _blackboard, "gradescope": _gradescope}

@@ -59,15 +59,20 @@ def read_roster(path: Path | str) -> dict[str, Person]:
         raise ValueError(f"roster {path}: the file is empty")
     column = _columns(table[0], path)
     people: dict[str, Person] = {}
+    named: dict[str, str] = {}  # student: platform id
     for number, row in enumerate(table[1:], start=2):
         values = {name: row[index].strip() if index < len(row) else "" for name, index in column.items()}
-        values["platform_id"] = _platform_id(values["platform_id"])
-        if not values["platform_id"]:
+        if values["platform_id"].lower().startswith(MOODLE_ID_PREFIX):
+            values["platform_id"] = values["platform_id"][len(MOODLE_ID_PREFIX):].strip()
+        person = Person(**values)
+        if not person.platform_id:
             continue  # Canvas's export has a "Points Possible" row, a spreadsheet blank lines
-        if values["platform_id"] in people:
-            raise ValueError(f"roster {path}, line {number}: the platform id {values['platform_id']} appears twice")
-        people[values["platform_id"]] = Person(**values)
-    _check_names(people, path)
+        if person.platform_id in people:
+            raise ValueError(f"roster {path}, line {number}: the platform id {person.platform_id} appears twice")
+        if person.student and person.student in named:
+            raise ValueError(f"roster {path}: the student {person.student!r} has two platform ids "
+                             f"({named[person.student]}, {person.platform_id})")
+        people[person.platform_id], named[person.student] = person, person.platform_id
     return people
 
 
@@ -85,17 +90,3 @@ def _columns(header: list[str], path) -> dict[str, int]:
         raise ValueError(f"roster {path}: no column of platform ids (a header among "
                          f"{', '.join(HEADERS['platform_id'])})")
     return {name: index for name, index in column.items() if index is not None}
-
-
-def _platform_id(value: str) -> str:
-    return value[len(MOODLE_ID_PREFIX):].strip() if value.lower().startswith(MOODLE_ID_PREFIX) else value
-
-
-def _check_names(people: dict[str, Person], path) -> None:
-    seen: dict[str, str] = {}
-    for person in people.values():
-        if person.student and person.student in seen:
-            raise ValueError(f"roster {path}: the student {person.student!r} has two platform ids "
-                             f"({seen[person.student]}, {person.platform_id})")
-        seen[person.student] = person.platform_id
-

@@ -1,24 +1,15 @@
 """A platform download laid out as ``<student>/<assignment>/<notebook>.ipynb``, and the run's report of it.
 
-:func:`stage` takes what :mod:`~posenc_grader.platforms` found in a download and places each notebook:
-
-- whose it is: the platform's id, mapped through the roster when one is given (:mod:`~posenc_grader.roster`),
-  else the platform's name and id together (``Ada Lovelace_123456``), so two students of one name stay two;
-- which exercise it is: by its cells, as :class:`~posenc_grader.submissions.Catalog` tells, whatever it is
-  called; a notebook of a known student that no cell ties to an exercise (a broken file, another course's)
-  goes to the assignment most of the download is, where grading scores it 0 and says why;
-- which attempt counts: the latest, by the platform's attempt (Canvas's file id, Blackboard's attempt date,
-  Gradescope's submission time); the others are listed as earlier attempts, not graded;
-- who handed nothing in: each student of the roster of whom no file was placed is ``missing`` for every
-  assignment of the download, and so is a placed student for an assignment of the download they did not hand
-  in; grading gives each such notebook a row marked missing, scored 0.
-
-The placed files are copied into ``OUT/instructor_only/.grading/staged`` under their exercise's name (with an
-empty folder for each assignment missing), which the grading core then grades as it grades today's layout.
-Every file of the download, and every student of the roster missing, gets a row in ``OUT/placements.csv``
-(this run's report: placed, earlier attempt, rejected or missing, and why), and
-``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the platform, where
-their feedback goes back, and the roster's own names of the assignments' columns, for
+:func:`stage` places each file that :mod:`~posenc_grader.platforms` found: under the roster's name of its
+platform id (:mod:`~posenc_grader.roster`), else the platform's name and id together (``Ada Lovelace_123456``,
+so that two students of one name stay two); as the exercise its cells say it is
+(:class:`~posenc_grader.submissions.Catalog`), whatever it is called; the latest attempt graded and the others
+listed; every student of the roster of whom nothing was placed, and a placed student for an assignment of the
+download they did not hand in, ``missing`` (scored 0). The placed files are copied into
+``OUT/instructor_only/.grading/staged``, which the grading core grades as it grades that layout. Every file of the
+download, and every student missing, gets a row in ``OUT/placements.csv`` (placed, earlier attempt, rejected or
+missing, and why); ``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the
+platform, where their feedback goes back, and the roster's names of the assignments' columns, for
 :mod:`~posenc_grader.gradebooks`.
 """
 
@@ -101,8 +92,9 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
     lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
     missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
-    return lines + ([f"warning: {len(missing)} students of the roster handed in nothing that could be graded, "
-                     f"marked missing (0): {', '.join(missing)}"] if missing else [])
+    warning = (f"warning: {len(missing)} student{'s' * (len(missing) > 1)} of the roster handed in nothing that "
+               f"could be graded, marked missing (0): {', '.join(missing)}")
+    return lines + ([warning] if missing else [])
 
 
 def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes: int) -> Placement:
