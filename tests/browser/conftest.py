@@ -12,7 +12,6 @@ message that says what is missing; with ``CI=true`` they fail instead.
 from __future__ import annotations
 
 import functools
-import json
 import os
 from dataclasses import dataclass
 from pathlib import Path
@@ -34,7 +33,6 @@ from .harness import (
 )
 
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
-ARTIFACTS = ROOT / "artifacts"
 NO_SITE = "(no built site)"
 BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
@@ -71,7 +69,6 @@ class PageReport:
     visit: Visit
     facts: dict
     violations: list[dict]
-    screenshot: Path
     glossary: dict | None  # what the page's first glossary term did (probe_glossary), None without one
 
 
@@ -154,41 +151,17 @@ class BrowserSite:
         return open_page(self.context, self.server, page_path, self.visits)
 
     def report(self, page_path: str) -> PageReport:
-        if not self.reports:  # the first page of this run: only this run's screenshots are kept
-            (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
-            for old in (ARTIFACTS / "screenshots").glob("*.png"):
-                old.unlink()
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:
                 facts = page.evaluate(COLLECT_PAGE)
                 page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
                 violations = page.evaluate(RUN_AXE)
-                shot = ARTIFACTS / "screenshots" / (page_path.removesuffix(".html").replace("/", "__") + ".png")
-                page.screenshot(path=str(shot), full_page=True)
                 glossary = probe_glossary(page)  # last: it moves the pointer and the focus
             finally:
                 page.close()
-            self.reports[page_path] = PageReport(visit, facts, violations, shot, glossary)
+            self.reports[page_path] = PageReport(visit, facts, violations, glossary)
         return self.reports[page_path]
-
-    def write_artifacts(self) -> None:
-        """artifacts/page-weight.md (each page's weight) and artifacts/axe.json (every violation found)."""
-        if not self.reports:
-            return
-        rows = sorted(self.reports.items(), key=lambda item: -item[1].visit.weight)
-        lines = ["| page | transfer (bytes) | uncompressed (bytes) | files | heaviest file (transfer) |",
-                 "|---|---:|---:|---:|---|"]
-        for page, report in rows:
-            files = report.visit.site_files
-            heaviest = max(files, key=files.get) if files else ""
-            biggest = f"{heaviest} ({files.get(heaviest, 0):,})"
-            decoded = sum(report.visit.decoded.values())
-            lines.append(f"| {page} | {report.visit.weight:,} | {decoded:,} | {len(files)} | {biggest} |")
-        title = "# Page weight: a first visit's transfer, the HTML and every file it loads (text gzipped)"
-        (ARTIFACTS / "page-weight.md").write_text(title + "\n\n" + "\n".join(lines) + "\n")
-        axe = {page: report.violations for page, report in sorted(self.reports.items())}
-        (ARTIFACTS / "axe.json").write_text(json.dumps(axe, indent=1) + "\n")
 
 
 @pytest.fixture(scope="session")
@@ -210,7 +183,6 @@ def browser_site(site):
         try:
             yield session
         finally:
-            session.write_artifacts()
             context.close()
             browser.close()
 

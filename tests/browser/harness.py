@@ -125,7 +125,6 @@ class Visit:
     refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
     failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
     site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
-    decoded: dict[str, int] = field(default_factory=dict)  # URL path -> bytes of the file itself
 
     @property
     def weight(self) -> int:
@@ -163,7 +162,6 @@ def watch(page, server: SiteServer, visit: Visit) -> None:
             visit.failed.append(f"{response.status} {response.url}")
         elif path.is_file():
             visit.site_files[urlsplit(response.url).path] = transfer_size(path)
-            visit.decoded[urlsplit(response.url).path] = path.stat().st_size
 
     page.on("console", on_console)
     page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
