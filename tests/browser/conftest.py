@@ -1,9 +1,8 @@
 """Fixtures for the real-browser tests: one chromium for the whole session, each page visited once.
 
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
-``explorer`` over every posenc explorer found on any page, so chapters written later, and explorers inserted
-into them, are covered too; ``sinusoidal_explorer``, ``rope_explorer`` and ``clock_explorer`` over one copy
-of their kind.
+``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
+inserted into them, are covered too.
 
 Without chromium, the tests' npm packages (axe-core, lighthouse) or playwright, the tests are skipped with a
 message that says what is missing; with ``CI=true`` they fail instead.
@@ -23,7 +22,6 @@ from .harness import (
     ROOT,
     SiteServer,
     Visit,
-    explorer_kinds,
     is_redirect,
     launch,
     missing_tools,
@@ -103,38 +101,17 @@ def _pages_to_visit() -> list[str]:
     return [p for p in site_pages(SITE) if not is_redirect((SITE / p).read_text(encoding="utf-8"))]
 
 
-@functools.cache
-def _explorers_on_site() -> list[tuple[str, str, int]]:
-    """(page, kind, n): the n-th explorer of that kind on that page, for every explorer on the site."""
-    if not (SITE / "index.html").is_file():
-        return [(NO_SITE, "", 0)]
-    found = []
-    for page in site_pages(SITE):
-        kinds = explorer_kinds((SITE / page).read_text(encoding="utf-8"))
-        found += [(page, kind, kinds[: i + 1].count(kind) - 1) for i, kind in enumerate(kinds)]
-    return found
-
-
-EXPLORERS_PAGE = "appendix/explorers.html"
-
-
-def _one_of_kind(explorers: list[tuple[str, str, int]], kind: str) -> list[tuple[str, str, int]]:
-    """The copy of ``kind`` whose behaviour the kind's own tests check: its first on the explorers page (else
-    its first anywhere). Every copy runs the same script; each copy's controls are tested on its own page."""
-    copies = sorted((e for e in explorers if e[1] in (kind, "")), key=lambda e: e[0] != EXPLORERS_PAGE)
-    return copies[:1]
+EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
+EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget state names the explorers it shows
 
 
 def pytest_generate_tests(metafunc):
     if "page_path" in metafunc.fixturenames:
         pages = _pages_to_visit()
         metafunc.parametrize("page_path", pages, ids=_page_ids(pages))
-    explorers = _explorers_on_site()
-    for name, kind in (("explorer", None), ("sinusoidal_explorer", "sinusoidal"), ("rope_explorer", "rope"),
-                       ("clock_explorer", "clock")):
-        if name in metafunc.fixturenames:
-            chosen = explorers if kind is None else _one_of_kind(explorers, kind)
-            metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
+    if "explorer_page" in metafunc.fixturenames:
+        pages = [p for p in _pages_to_visit() if p == NO_SITE or EXPLORER_STATE in (SITE / p).read_text("utf-8")]
+        metafunc.parametrize("explorer_page", pages, ids=_page_ids(pages))
 
 
 class BrowserSite:

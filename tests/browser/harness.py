@@ -16,7 +16,6 @@ import io
 import json
 import mimetypes
 import os
-import re
 import subprocess
 import threading
 from dataclasses import dataclass, field
@@ -206,10 +205,9 @@ def open_page(context, server: SiteServer, rel: str, visits: list[Visit]):
     return page, visit
 
 
-# ---- the site's pages and the explorers on them, read from the built HTML ----
+# ---- the site's pages, read from the built HTML ----
 
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
-WIDGET_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-(state|view)\+json">(.*?)</script>', re.S)
 
 
 def site_pages(site: Path) -> list[str]:
@@ -224,20 +222,6 @@ def site_pages(site: Path) -> list[str]:
 def is_redirect(html: str) -> bool:
     """A page that only sends the reader elsewhere (index.html -> intro.html)."""
     return 'http-equiv="refresh"' in html[:2000].lower()
-
-
-def explorer_kinds(html: str) -> list[str]:
-    """The kinds (``"rope"``, ...) of the posenc explorers a page shows, in the order they appear: the widget
-    views whose model (in the page's widget state) is a posenc explorer's. Read with a regular expression, not
-    an HTML parser: this runs for every page whenever the tests are collected, in every worker."""
-    from posenc.book.explorers import EXPLORERS
-
-    kind_of = {f"{cls.__module__}.{cls.__name__}": kind for kind, cls in EXPLORERS.items()}
-    scripts = [(kind, json.loads(text or "{}")) for kind, text in WIDGET_SCRIPT.findall(html)]
-    models = {key: model for kind, data in scripts if kind == "state" for key, model in data.get("state", {}).items()}
-    anywidget_ids = [models.get(data.get("model_id"), {}).get("state", {}).get("_anywidget_id", "")
-                     for kind, data in scripts if kind == "view"]
-    return [kind_of[i] for i in anywidget_ids if i in kind_of]
 
 
 # ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----

@@ -20,6 +20,8 @@ import pytest
 from posenc.book.explorers import EXPLORERS
 from posenc.sinusoidal import frequencies
 
+from .conftest import EXPLORERS_PAGE
+
 pytestmark = pytest.mark.browser
 
 READOUTS = """(root) => Object.fromEntries([...root.querySelectorAll('output[data-readout]')]
@@ -57,16 +59,23 @@ class LiveExplorer:
 
 
 @contextmanager
-def opened(browser_site, ref):
-    page_path, kind, nth = ref
+def opened(browser_site, page_path: str, kind: str = ""):
+    """The explorers of ``kind`` (of every kind when ``""``) on the page ``page_path``, as drawn there."""
     page, visit = browser_site.open(page_path)
     try:
-        root = page.locator(f'.posenc-explorer[data-explorer="{kind}"]').nth(nth)
-        assert root.count() == 1, f"explorer {kind} #{nth} did not render on {page_path}"
-        yield LiveExplorer(page, root, kind)
-        assert visit.console_errors == [], "console errors while using the explorer"
+        roots = page.locator(f'.posenc-explorer[data-explorer{f"={kind!r}" if kind else ""}]').all()
+        assert roots, f"no {kind} explorer rendered on {page_path}"
+        yield [LiveExplorer(page, root, root.get_attribute("data-explorer")) for root in roots]
+        assert visit.console_errors == [], "console errors while using the explorers"
     finally:
         page.close()
+
+
+@contextmanager
+def one_of_kind(browser_site, kind: str):
+    """The first explorer of ``kind`` on the explorers page, where the behaviour of each kind is checked."""
+    with opened(browser_site, EXPLORERS_PAGE, kind) as explorers:
+        yield explorers[0]
 
 
 def assert_same_numbers(shown, computed, where: str) -> None:
@@ -99,19 +108,21 @@ def operate(live: LiveExplorer, control) -> Iterator[str]:
         yield f"moving {name}"
 
 
-def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_site, explorer):
+def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_site, explorer_page):
     """Every slider, choice and button of every explorer on the site: the page's readouts are posenc's after each.
     (What the readouts mean -- scores that depend only on the offset, the aliasing of a fast hand -- is tested on
     posenc itself, tests/test_explorers.py.)"""
-    with opened(browser_site, explorer) as live:
-        assert_same_numbers(live.readouts(), live.posenc_readouts(), "as loaded")
-        for control in live.root.locator("[data-control]").all():
-            for done in operate(live, control):
-                assert_same_numbers(live.readouts(), live.posenc_readouts(), f"after {done}")
+    with opened(browser_site, explorer_page) as explorers:
+        for n, live in enumerate(explorers):
+            where = f"{live.kind} explorer #{n}"
+            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} as loaded")
+            for control in live.root.locator("[data-control]").all():
+                for done in operate(live, control):
+                    assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} after {done}")
 
 
-def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site, sinusoidal_explorer):
-    with opened(browser_site, sinusoidal_explorer) as live:
+def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
+    with one_of_kind(browser_site, "sinusoidal") as live:
         live.set("position", 10)
         curve = live.root.locator("polyline[data-values]")
         before = np.array(json.loads(curve.get_attribute("data-values")))
@@ -121,8 +132,8 @@ def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site, sinu
         np.testing.assert_allclose(after[1:], before[:-1], atol=1e-12)  # s_{p+1}(q+1) = s_p(q)
 
 
-def test_sinusoidal_d_model_choice_redraws_the_table(browser_site, sinusoidal_explorer):
-    with opened(browser_site, sinusoidal_explorer) as live:
+def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
+    with one_of_kind(browser_site, "sinusoidal") as live:
         live.set("dimension", 40)
         for d_model in (16, 128, 64):
             live.control("d_model").select_option(str(d_model))
@@ -131,8 +142,8 @@ def test_sinusoidal_d_model_choice_redraws_the_table(browser_site, sinusoidal_ex
             assert live.root.locator("canvas").evaluate("(c) => c.width") % d_model == 0
 
 
-def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site, rope_explorer):
-    with opened(browser_site, rope_explorer) as live:
+def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
+    with one_of_kind(browser_site, "rope") as live:
         live.set("m", 4)
         live.set("n", 1)
         for step in (1, 5):
@@ -143,8 +154,8 @@ def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site, rop
         assert live.control("both+1").is_enabled()
 
 
-def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site, clock_explorer):
-    with opened(browser_site, clock_explorer) as live:
+def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site):
+    with one_of_kind(browser_site, "clock") as live:
         live.set("n_positions", 16)
         live.set("hand", 0)
         live.set("position", 0)
