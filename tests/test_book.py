@@ -116,7 +116,8 @@ def test_colab_and_binder_roles_open_a_plain_edition_notebook_on_the_release_edi
 
 @pytest.mark.build
 def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
-    """The cache follows the package the chapters import (src/posenc), and nothing else under src/ or tests/."""
+    """The cache follows the package the chapters import (src/posenc); what else leaves it alone (the grader, tests,
+    compiled files) is the next test's."""
     book = tmp_path / "book"
     package = book / "src" / "posenc"
     package.mkdir(parents=True)
@@ -132,17 +133,13 @@ def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
 
     first = build_and_read()
     assert first.startswith("first-version")
-    for name in ("src/posenc_grader/grade.py", "tests/test_scratch.py", "src/posenc/_kernel.so",
-                 "src/posenc/__pycache__/__init__.cpython-311.pyc"):
-        (book / name).parent.mkdir(parents=True, exist_ok=True)
-        (book / name).write_text("changed\n")
-    assert build_and_read() == first, ("a book changed only in the grader, a test or a compiled file must be "
-                                       "served from the execution cache: no chapter executes them")
+    assert build_and_read() == first, "an unchanged book must be served from the execution cache"
     (package / "__init__.py").write_text('VALUE = "second-version"\n')
     assert build_and_read().startswith("second-version")
 
 
 def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
+    """Not the grader, the tests or compiled files: no chapter executes them."""
     package = tmp_path / "posenc"
     (package / "explorers").mkdir(parents=True)
     (package / "__init__.py").write_text("VALUE = 1\n")
