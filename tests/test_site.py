@@ -12,7 +12,6 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-import pytest
 import tomllib
 import yaml
 from bs4 import BeautifulSoup
@@ -134,12 +133,6 @@ def test_every_kind_of_explorer_appears_on_the_site(site):
     text = "\n".join(p.read_text(encoding="utf-8") for p in pages(site))
     for kind, cls in EXPLORERS.items():
         assert f'"_anywidget_id": "{cls.__module__}.{cls.__name__}"' in text, f"no {kind} explorer on the site"
-
-
-@pytest.mark.parametrize("path", ["glossary.html", "appendix/explorers.html"])
-def test_the_glossary_and_the_explorers_are_in_the_table_of_contents(site, path):
-    toc_links = {a["href"] for a in soup_of(site / "intro.html").select("nav a[href]")}
-    assert path in toc_links, f"{path} is not in the book's navigation"
 
 
 def test_no_reading_page_blocks_its_first_paint_on_scripts_or_more_than_one_stylesheet(site):
