@@ -9,9 +9,8 @@
 - **Launch buttons.** The rocket menu's Colab and Binder entries of a page with a plain edition open
   that edition on the release's edition branch (``tools/course_links.py`` makes every URL from
   ``_config.yml``'s ``repository.url`` and ``pyproject.toml``'s version).
-- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a notebook on Colab and Binder, so no page writes
-  the address by hand: a committed notebook (an exercise, say) at the release tag, a notebook of the plain
-  edition (``notebooks/<page>.ipynb``) on the edition branch.
+- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a committed notebook (an exercise's student version)
+  on Colab and Binder at the release tag, so no page writes the address by hand.
 
 The plain edition is what Colab, Binder's JupyterLab and VS Code can show: CommonMark with ``$``-math, no MyST.
 :class:`Writer` walks the resolved doctree and writes Markdown cells, with the page's code cells (sources only)
@@ -68,24 +67,15 @@ def has_edition(app: Sphinx, docname: str) -> bool:
     return in_pages and (Path(app.srcdir) / f"{docname}.ipynb").is_file()
 
 
-def linkable(app: Sphinx, path: str) -> bool:
-    """Whether a launch link can open ``path``: a file of the repository, or a notebook of the plain edition."""
-    folder = f"{course_links.EDITION_FOLDER}/"
-    if path.startswith(folder) and path.endswith(".ipynb"):
-        return has_edition(app, path.removeprefix(folder).removesuffix(".ipynb"))
-    return (Path(app.srcdir) / path).is_file()
-
-
 def launch_role(kind: str):
-    """The ``{colab}`` / ``{binder}`` role: a link named after the service to a notebook of the release."""
+    """The ``{colab}`` / ``{binder}`` role: a link named after the service to a committed notebook, at the release."""
 
     def role(name, rawtext, text, lineno, inliner, options=None, content=None):
         env = inliner.document.settings.env
         course = course_links.Course.of(Path(env.srcdir))
         path = text.strip()
-        if not linkable(env.app, path):
-            message = inliner.reporter.error(
-                f"{{{name}}}: no notebook {path!r} in the repository or the plain edition", line=lineno)
+        if not (Path(env.srcdir) / path).is_file():
+            message = inliner.reporter.error(f"{{{name}}}: no notebook {path!r} in the repository", line=lineno)
             return [inliner.problematic(rawtext, rawtext, message)], [message]
         url = course.colab(path) if kind == "colab" else course.binder(path)
         return [nodes.reference(rawtext, kind.title(), refuri=url)], []

@@ -72,15 +72,15 @@ def test_the_build_fails_on_a_failing_cell_a_broken_reference_and_an_unknown_cit
         assert named in log, f"the build did not name {what}:\n{log[-3000:]}"
 
 
-EDITION_NOTEBOOK = "notebooks/chapters/01_scratch.ipynb"  # the plain edition of chapters/01_scratch
+CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
 GLUE_CODE = "from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"
 
 
 @pytest.fixture(scope="module")
 def edition_book(tmp_path_factory) -> Path:
-    """A scratch book with one chapter (a page of the plain edition) and a page linking its plain edition,
-    committed to git, then built."""
-    links = f"# A page\n\n{{colab}}`{EDITION_NOTEBOOK}` {{binder}}`{EDITION_NOTEBOOK}`\n"
+    """A scratch book with one chapter (a page of the plain edition) and a page linking the chapter's notebook, as
+    the exercises page links the student notebooks, committed to git, then built."""
+    links = f"# A page\n\n{{colab}}`{CHAPTER}` {{binder}}`{CHAPTER}`\n"
     cells = [nbformat.v4.new_code_cell(GLUE_CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
     book = scratch_book(tmp_path_factory.mktemp("edition") / "book", cells, page=links,
                         notebook_name="chapters/01_scratch")
@@ -105,13 +105,14 @@ def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_so
 
 
 @pytest.mark.build
-def test_colab_and_binder_roles_open_a_plain_edition_notebook_on_the_release_edition_branch(edition_book):
+def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edition_book):
+    """(The launch buttons open the plain edition on the edition branch: tests/test_site.py.)"""
     html = page_text(edition_book, "page").replace("&amp;", "&")
     version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     slug = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].removeprefix("https://github.com/")
-    urlpath = quote(f"lab/tree/{EDITION_NOTEBOOK}", safe="")
-    assert f'href="https://colab.research.google.com/github/{slug}/blob/plain-v{version}/{EDITION_NOTEBOOK}"' in html
-    assert f'href="https://mybinder.org/v2/gh/{slug}/plain-v{version}?urlpath={urlpath}"' in html
+    urlpath = quote(f"lab/tree/{CHAPTER}", safe="")
+    assert f'href="https://colab.research.google.com/github/{slug}/blob/v{version}/{CHAPTER}"' in html
+    assert f'href="https://mybinder.org/v2/gh/{slug}/v{version}?urlpath={urlpath}"' in html
 
 
 @pytest.mark.build
