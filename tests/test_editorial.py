@@ -20,14 +20,6 @@ def cells(path, kind: str) -> list[str]:
             if c["cell_type"] == kind]
 
 
-def chapter(number: str):
-    return next(p for p in CHAPTERS if p.name.startswith(number))
-
-
-def markdown(number: str) -> str:
-    return "\n".join(cells(chapter(number), "markdown"))
-
-
 def toc_files() -> list[str]:
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
     return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
@@ -200,5 +192,6 @@ def test_every_letter_in_a_chapters_math_is_on_the_notation_page(path):
 def test_core_code_is_shown_from_the_package(number, module, functions):
     """The lesson's core functions are included from the package, so that page and package cannot drift (an
     include of a function that does not exist fails the strict build)."""
-    includes = re.findall(r"```\{literalinclude\} \.\./src/posenc/(\w+\.py)\n:pyobject: (\w+)", markdown(number))
+    page = "\n".join(cells(next(p for p in CHAPTERS if p.name.startswith(number)), "markdown"))
+    includes = re.findall(r"```\{literalinclude\} \.\./src/posenc/(\w+\.py)\n:pyobject: (\w+)", page)
     assert [(module, name) for name in functions if (module, name) not in includes] == []

@@ -43,10 +43,6 @@ def ids_of(path: Path) -> frozenset[str]:
         tag["name"] for tag in soup_of(path).find_all("a", attrs={"name": True}))
 
 
-def book_config() -> dict:
-    return yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-
-
 def test_internal_links_resolve(site):
     broken = []
     for page in pages(site):
@@ -69,7 +65,7 @@ def test_internal_links_resolve(site):
 def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
     """Each notebook page's rocket opens its plain edition (notebooks/<page>.ipynb) on the release's edition
     branch plain-v<version>, which `make publish` makes from the release and the build's notebooks/."""
-    config = book_config()
+    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
     repo = config["repository"]["url"].removeprefix("https://github.com/").rstrip("/")
     branch = "plain-v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
     sources = site / "_sources"

@@ -1,4 +1,5 @@
-"""Fixtures for the real-browser tests: one chromium for the whole session, each page visited once.
+"""Fixtures for the real-browser tests: one chromium for the whole session, each page visited once, every request
+that leaves the site refused and recorded, as it would fail for a reader offline.
 
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
 ``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
@@ -12,23 +13,13 @@ from __future__ import annotations
 
 import functools
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from .harness import (
-    NODE_MODULES,
-    ROOT,
-    SiteServer,
-    Visit,
-    is_redirect,
-    launch,
-    missing_tools,
-    open_page,
-    refuse_other_hosts,
-    site_pages,
-)
+from .harness import NODE_MODULES, ROOT, SiteServer, launch, missing_tools, site_pages, transfer_size
 
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 NO_SITE = "(no built site)"
@@ -58,6 +49,69 @@ RUN_AXE = """async () => {
   return result.violations.map((v) => ({id: v.id, impact: v.impact, help: v.help,
     nodes: v.nodes.map((n) => n.target.join(' ')).slice(0, 5), count: v.nodes.length}));
 }"""
+
+
+@dataclass
+class Visit:
+    """What happened while one page loaded: console errors, requests, and the files it loaded."""
+
+    rel: str
+    console_errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
+    failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
+    site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
+
+    @property
+    def weight(self) -> int:
+        """The first visit's transfer: every file the page loaded from the site, gzipped where it is text."""
+        return sum(self.site_files.values())
+
+
+def watch(page, server: SiteServer, visit: Visit) -> None:
+    """Record console errors, uncaught exceptions, failed requests and the site files loaded into ``visit``."""
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            visit.console_errors.append(message.text)
+
+    def on_response(response) -> None:
+        path = server.file_for(response.url)
+        if path is None:
+            return
+        if response.status >= 400:
+            visit.failed.append(f"{response.status} {response.url}")
+        elif path.is_file():
+            visit.site_files[urlsplit(response.url).path] = transfer_size(path)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
+    page.on("response", on_response)
+    page.on("requestfailed", lambda request: visit.failed.append(f"{request.failure} {request.url}")
+            if request.url.startswith(server.origin) else None)
+
+
+WAIT_FOR_PAGE = """async () => {
+  // The math was typeset when the site was built; widgets render once the manager has run, which
+  // _static/vendor/widgets.js loads when an explorer comes near the screen: scroll to the first, and back.
+  const viewScripts = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+  const views = viewScripts.length;
+  if (views) {
+    viewScripts[0].parentElement.scrollIntoView();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+    window.scrollTo(0, 0);
+  }
+  const deadline = Date.now() + 15000;
+  while (document.querySelectorAll('.posenc-explorer, .widget-subarea > *').length < views
+         && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return views;
+}"""
+
+
+def is_redirect(html: str) -> bool:
+    """A page that only sends the reader elsewhere (index.html -> intro.html)."""
+    return 'http-equiv="refresh"' in html[:2000].lower()
 
 
 @dataclass
@@ -115,17 +169,35 @@ def pytest_generate_tests(metafunc):
 
 
 class BrowserSite:
-    """One chromium, one context that refuses requests outside the site, the site server; one report per page."""
+    """One chromium context that refuses, and records, every request that leaves the site; the site server; one
+    report per page."""
 
     def __init__(self, server: SiteServer, context):
         self.server = server
         self.context = context
         self.visits: list[Visit] = []
         self.reports: dict[str, PageReport] = {}
+        context.route("**/*", self.route)
+
+    def route(self, route) -> None:
+        url = route.request.url
+        if url.startswith((self.server.origin + "/", "data:", "blob:")):
+            route.continue_()
+            return
+        if self.visits:
+            self.visits[-1].refused.append(url)
+        route.abort("blockedbyclient")
 
     def open(self, page_path: str):
         """A fresh tab on ``page_path`` with math typeset and widgets drawn; returns (page, visit)."""
-        return open_page(self.context, self.server, page_path, self.visits)
+        visit = Visit(page_path)
+        self.visits.append(visit)
+        page = self.context.new_page()
+        watch(page, self.server, visit)
+        page.goto(self.server.url(page_path), wait_until="load")
+        page.evaluate(WAIT_FOR_PAGE)
+        page.wait_for_load_state("networkidle")
+        return page, visit
 
     def report(self, page_path: str) -> PageReport:
         if page_path not in self.reports:
@@ -156,7 +228,6 @@ def browser_site(site):
         browser = launch(playwright)
         context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
         session = BrowserSite(server, context)
-        refuse_other_hosts(context, server, session.visits)
         try:
             yield session
         finally:
