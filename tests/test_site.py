@@ -139,6 +139,8 @@ def test_no_reading_page_blocks_its_first_paint_on_scripts_or_more_than_one_styl
         blocking = [s["src"] for s in head.find_all("script", src=True) if not s.has_attr("defer")
                     and not s.has_attr("async") and "documentation_options.js" not in s["src"]]
         assert blocking == [], f"{page.name}: scripts that block the first paint"
+        sources = [s["src"] for s in soup_of(page).find_all("script", src=True)]
+        assert len(sources) == len(set(sources)), f"{page.name} loads a script twice"  # inline ones: the console's
         sheets = [link["href"] for link in head.find_all("link", rel="stylesheet")]
         assert len(sheets) == 1 and "_static/bundles/" in sheets[0], f"{page.name}: {sheets}"
         assert not head.find("script", src=re.compile("mathjax", re.IGNORECASE)), f"{page.name} loads MathJax"
