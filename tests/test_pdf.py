@@ -151,13 +151,6 @@ def test_the_bibliography_lists_every_cited_work(pdf):
         assert title in text, f"{key}: {title!r} not in the PDF's bibliography"
 
 
-def test_page_count_is_sane(pdf):
-    info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
-    pages = int(re.search(r"^Pages:\s+(\d+)$", info, re.MULTILINE).group(1))
-    documents = len(toc_documents())
-    assert 3 * documents <= pages <= 25 * documents, pages
-
-
 def test_each_explorer_is_a_still_with_a_link_to_its_page(pdf, site):
     text = dense(pdf_text(pdf))
     for document in toc_documents():

@@ -97,31 +97,8 @@ def test_the_plain_edition_is_pushed_on_top_of_head_with_the_release_tree_and_le
     assert git("status", "--porcelain", cwd=repo) == "A  staged.txt\n"
 
 
-def test_publishing_the_edition_again_replaces_its_notebooks(tmp_path):
-    repo = release_repository(tmp_path / "repo")
-    build = tmp_path / "build"
-    (build / "notebooks").mkdir(parents=True)
-    (build / "notebooks" / "old.ipynb").write_text("{}\n")
-    remote = bare_repository(tmp_path / "remote.git")
-    publish_edition(build, str(remote), "plain-v1.0.0", repository=repo)
-    (build / "notebooks" / "old.ipynb").unlink()
-    (build / "notebooks" / "new.ipynb").write_text("{}\n")
-    publish_edition(build, str(remote), "plain-v1.0.0", repository=repo)
-    assert "notebooks/new.ipynb" in published_files(remote, "plain-v1.0.0")
-    assert "notebooks/old.ipynb" not in published_files(remote, "plain-v1.0.0")
-    assert git("rev-list", "--count", "plain-v1.0.0", cwd=remote).strip() == "2", "one edition commit on the release"
-
-
 def test_publish_refuses_a_build_without_a_plain_edition(tmp_path):
     repo = release_repository(tmp_path / "repo")
     remote = bare_repository(tmp_path / "remote.git")
     with pytest.raises(FileNotFoundError, match="no plain edition .* run `make book`"):
         publish_edition(tmp_path / "build", str(remote), "plain-v1.0.0", repository=repo)
-
-
-def test_a_push_that_fails_names_the_problem(tmp_path):
-    repo = release_repository(tmp_path / "repo")
-    (tmp_path / "build" / "notebooks").mkdir(parents=True)
-    (tmp_path / "build" / "notebooks" / "a.ipynb").write_text("{}\n")
-    with pytest.raises(RuntimeError, match="git push"):
-        publish_edition(tmp_path / "build", str(tmp_path / "no-such-remote.git"), "plain-v1.0.0", repository=repo)

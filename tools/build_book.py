@@ -35,17 +35,12 @@ PACKAGE = Path("src") / "posenc"
 COMPILED = (".so", ".pyd", ".pyc")  # built from the sources, or by the interpreter: never what a chapter reads
 
 
-def package_sources(package: Path) -> list[Path]:
-    """Every file of ``package`` that a chapter's outputs can depend on: all of them but ``__pycache__``
-    folders and compiled files, sorted."""
-    return sorted(p for p in package.rglob("*")
-                  if p.is_file() and "__pycache__" not in p.parts and p.suffix not in COMPILED)
-
-
 def sources_fingerprint(package: Path) -> str:
-    """SHA-256 over the relative paths and contents of ``package_sources(package)``."""
+    """SHA-256 over the relative paths and contents of every file of ``package`` that a chapter's outputs can
+    depend on: all of them but ``__pycache__`` folders and compiled files."""
     digest = hashlib.sha256()
-    for path in package_sources(package):
+    for path in sorted(p for p in package.rglob("*")
+                       if p.is_file() and "__pycache__" not in p.parts and p.suffix not in COMPILED):
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 
@@ -66,25 +61,19 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
     stamp.write_text(fingerprint)
 
 
-def toc_files(entry) -> list[str]:
-    """Every ``file:`` of a table of contents (``_toc.yml``, read by yaml), in order."""
-    if isinstance(entry, dict):
-        return ([entry["file"]] if "file" in entry else []) + [f for value in entry.values() for f in toc_files(value)]
-    return [f for item in entry for f in toc_files(item)] if isinstance(entry, list) else []
-
-
 def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
     """Execute the book's notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a
     time, into that cache, with the timeout of ``_config.yml``; the largest first, so that a long one does not
     start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
     from jupyter_cache import get_cache
     from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
+    from sphinx_external_toc.parsing import parse_toc_yaml
 
     execute = yaml.safe_load((book / "_config.yml").read_text(encoding="utf-8")).get("execute", {})
     if execute.get("execute_notebooks") != "cache":
         return
-    toc = yaml.safe_load((book / "_toc.yml").read_text(encoding="utf-8"))
-    notebooks = [str(nb) for nb in (book / f"{name}.ipynb" for name in toc_files(toc)) if nb.is_file()]
+    pages = (book / f"{name}.ipynb" for name in parse_toc_yaml(book / "_toc.yml"))  # docnames, in the book's order
+    notebooks = [str(page) for page in pages if page.is_file()]
     cache = get_cache(str(build / ".jupyter_cache"))
     for notebook in notebooks:
         cache.add_nb_to_project(notebook)

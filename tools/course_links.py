@@ -3,9 +3,8 @@
 
 The repository address is ``repository.url`` in ``_config.yml``; the release is ``version`` in
 ``pyproject.toml`` and its git tag is ``v<version>``. Everything a student follows out of the website is
-derived here: the Colab and Binder links, the website's own address (GitHub Pages of the repository), and
-the first code cell of every chapter and exercise notebook, which installs the package of that release when
-it is missing.
+derived here: the Colab and Binder links and the first code cell of every chapter and exercise notebook, which
+installs the package of that release when it is missing. (The website's own address: _ext/site_address.py.)
 
 A launch link opens a committed notebook (an exercise's student version) at the release tag. The plain
 edition (``notebooks/``: each executed page as a plain notebook) is never committed to the main line: its
@@ -71,12 +70,6 @@ class Course:
         return f"v{self.version}"
 
     @property
-    def site(self) -> str:
-        """The website's address (GitHub Pages of the repository), ending in ``/``."""
-        owner, name = self.slug.split("/")
-        return f"https://{owner.lower()}.github.io/{name}/"
-
-    @property
     def edition_branch(self) -> str:
         """The generated branch that holds this release's plain edition (``plain-v<version>``)."""
         return f"plain-{self.tag}"
@@ -100,10 +93,6 @@ class Course:
     def binder(self, path: str) -> str:
         """mybinder.org's link: JupyterLab on the image of ``ref(path)``, opened at the notebook ``path``."""
         return f"{BINDER}/{self.slug}/{self.ref(path)}?urlpath={quote('lab/tree/' + path, safe='')}"
-
-    def page(self, docname: str, anchor: str = "") -> str:
-        """The website's address of the page ``docname`` (and ``#anchor``)."""
-        return f"{self.site}{docname}.html" + (f"#{anchor}" if anchor else "")
 
 
 def install_cell_source(course: Course, url: str | None = None) -> str:

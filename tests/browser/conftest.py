@@ -1,9 +1,9 @@
-"""Fixtures for the real-browser tests: one chromium for the whole session, each page visited once.
+"""Fixtures for the real-browser tests: one chromium for the whole session, each page visited once, every request
+that leaves the site refused and recorded, as it would fail for a reader offline.
 
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
-``explorer`` over every posenc explorer found on any page, so chapters written later, and explorers inserted
-into them, are covered too; ``sinusoidal_explorer``, ``rope_explorer`` and ``clock_explorer`` over one copy
-of their kind.
+``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
+inserted into them, are covered too.
 
 Without chromium, the tests' npm packages (axe-core, lighthouse) or playwright, the tests are skipped with a
 message that says what is missing; with ``CI=true`` they fail instead.
@@ -12,29 +12,16 @@ message that says what is missing; with ``CI=true`` they fail instead.
 from __future__ import annotations
 
 import functools
-import json
 import os
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
+from urllib.parse import urlsplit
 
 import pytest
 
-from .harness import (
-    NODE_MODULES,
-    ROOT,
-    SiteServer,
-    Visit,
-    explorer_kinds,
-    is_redirect,
-    launch,
-    missing_tools,
-    open_page,
-    refuse_other_hosts,
-    site_pages,
-)
+from .harness import NODE_MODULES, ROOT, SiteServer, launch, missing_tools, site_pages, transfer_size
 
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
-ARTIFACTS = ROOT / "artifacts"
 NO_SITE = "(no built site)"
 BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
@@ -65,13 +52,75 @@ RUN_AXE = """async () => {
 
 
 @dataclass
+class Visit:
+    """What happened while one page loaded: console errors, requests, and the files it loaded."""
+
+    rel: str
+    console_errors: list[str] = field(default_factory=list)
+    refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
+    failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
+    site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
+
+    @property
+    def weight(self) -> int:
+        """The first visit's transfer: every file the page loaded from the site, gzipped where it is text."""
+        return sum(self.site_files.values())
+
+
+def watch(page, server: SiteServer, visit: Visit) -> None:
+    """Record console errors, uncaught exceptions, failed requests and the site files loaded into ``visit``."""
+
+    def on_console(message) -> None:
+        if message.type == "error":
+            visit.console_errors.append(message.text)
+
+    def on_response(response) -> None:
+        path = server.file_for(response.url)
+        if path is None:
+            return
+        if response.status >= 400:
+            visit.failed.append(f"{response.status} {response.url}")
+        elif path.is_file():
+            visit.site_files[urlsplit(response.url).path] = transfer_size(path)
+
+    page.on("console", on_console)
+    page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
+    page.on("response", on_response)
+    page.on("requestfailed", lambda request: visit.failed.append(f"{request.failure} {request.url}")
+            if request.url.startswith(server.origin) else None)
+
+
+WAIT_FOR_PAGE = """async () => {
+  // The math was typeset when the site was built; widgets render once the manager has run, which
+  // _static/vendor/widgets.js loads when an explorer comes near the screen: scroll to the first, and back.
+  const viewScripts = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
+  const views = viewScripts.length;
+  if (views) {
+    viewScripts[0].parentElement.scrollIntoView();
+    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
+    window.scrollTo(0, 0);
+  }
+  const deadline = Date.now() + 15000;
+  while (document.querySelectorAll('.posenc-explorer, .widget-subarea > *').length < views
+         && Date.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  return views;
+}"""
+
+
+def is_redirect(html: str) -> bool:
+    """A page that only sends the reader elsewhere (index.html -> intro.html)."""
+    return 'http-equiv="refresh"' in html[:2000].lower()
+
+
+@dataclass
 class PageReport:
     """Everything the per-page tests look at, gathered in one visit."""
 
     visit: Visit
     facts: dict
     violations: list[dict]
-    screenshot: Path
     glossary: dict | None  # what the page's first glossary term did (probe_glossary), None without one
 
 
@@ -106,89 +155,62 @@ def _pages_to_visit() -> list[str]:
     return [p for p in site_pages(SITE) if not is_redirect((SITE / p).read_text(encoding="utf-8"))]
 
 
-@functools.cache
-def _explorers_on_site() -> list[tuple[str, str, int]]:
-    """(page, kind, n): the n-th explorer of that kind on that page, for every explorer on the site."""
-    if not (SITE / "index.html").is_file():
-        return [(NO_SITE, "", 0)]
-    found = []
-    for page in site_pages(SITE):
-        kinds = explorer_kinds((SITE / page).read_text(encoding="utf-8"))
-        found += [(page, kind, kinds[: i + 1].count(kind) - 1) for i, kind in enumerate(kinds)]
-    return found
-
-
-EXPLORERS_PAGE = "appendix/explorers.html"
-
-
-def _one_of_kind(explorers: list[tuple[str, str, int]], kind: str) -> list[tuple[str, str, int]]:
-    """The copy of ``kind`` whose behaviour the kind's own tests check: its first on the explorers page (else
-    its first anywhere). Every copy runs the same script; each copy's controls are tested on its own page."""
-    copies = sorted((e for e in explorers if e[1] in (kind, "")), key=lambda e: e[0] != EXPLORERS_PAGE)
-    return copies[:1]
+EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
+EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget state names the explorers it shows
 
 
 def pytest_generate_tests(metafunc):
     if "page_path" in metafunc.fixturenames:
         pages = _pages_to_visit()
         metafunc.parametrize("page_path", pages, ids=_page_ids(pages))
-    explorers = _explorers_on_site()
-    for name, kind in (("explorer", None), ("sinusoidal_explorer", "sinusoidal"), ("rope_explorer", "rope"),
-                       ("clock_explorer", "clock")):
-        if name in metafunc.fixturenames:
-            chosen = explorers if kind is None else _one_of_kind(explorers, kind)
-            metafunc.parametrize(name, chosen, ids=[f"{p.removesuffix('.html')}-{k}{n}" for p, k, n in chosen])
+    if "explorer_page" in metafunc.fixturenames:
+        pages = [p for p in _pages_to_visit() if p == NO_SITE or EXPLORER_STATE in (SITE / p).read_text("utf-8")]
+        metafunc.parametrize("explorer_page", pages, ids=_page_ids(pages))
 
 
 class BrowserSite:
-    """One chromium, one context that refuses requests outside the site, the site server; one report per page."""
+    """One chromium context that refuses, and records, every request that leaves the site; the site server; one
+    report per page."""
 
     def __init__(self, server: SiteServer, context):
         self.server = server
         self.context = context
         self.visits: list[Visit] = []
         self.reports: dict[str, PageReport] = {}
+        context.route("**/*", self.route)
+
+    def route(self, route) -> None:
+        url = route.request.url
+        if url.startswith((self.server.origin + "/", "data:", "blob:")):
+            route.continue_()
+            return
+        if self.visits:
+            self.visits[-1].refused.append(url)
+        route.abort("blockedbyclient")
 
     def open(self, page_path: str):
         """A fresh tab on ``page_path`` with math typeset and widgets drawn; returns (page, visit)."""
-        return open_page(self.context, self.server, page_path, self.visits)
+        visit = Visit(page_path)
+        self.visits.append(visit)
+        page = self.context.new_page()
+        watch(page, self.server, visit)
+        page.goto(self.server.url(page_path), wait_until="load")
+        page.evaluate(WAIT_FOR_PAGE)
+        page.wait_for_load_state("networkidle")
+        return page, visit
 
     def report(self, page_path: str) -> PageReport:
-        if not self.reports:  # the first page of this run: only this run's screenshots are kept
-            (ARTIFACTS / "screenshots").mkdir(parents=True, exist_ok=True)
-            for old in (ARTIFACTS / "screenshots").glob("*.png"):
-                old.unlink()
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:
                 facts = page.evaluate(COLLECT_PAGE)
                 page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
                 violations = page.evaluate(RUN_AXE)
-                shot = ARTIFACTS / "screenshots" / (page_path.removesuffix(".html").replace("/", "__") + ".png")
-                page.screenshot(path=str(shot), full_page=True)
                 glossary = probe_glossary(page)  # last: it moves the pointer and the focus
             finally:
                 page.close()
-            self.reports[page_path] = PageReport(visit, facts, violations, shot, glossary)
+            self.reports[page_path] = PageReport(visit, facts, violations, glossary)
         return self.reports[page_path]
-
-    def write_artifacts(self) -> None:
-        """artifacts/page-weight.md (each page's weight) and artifacts/axe.json (every violation found)."""
-        if not self.reports:
-            return
-        rows = sorted(self.reports.items(), key=lambda item: -item[1].visit.weight)
-        lines = ["| page | transfer (bytes) | uncompressed (bytes) | files | heaviest file (transfer) |",
-                 "|---|---:|---:|---:|---|"]
-        for page, report in rows:
-            files = report.visit.site_files
-            heaviest = max(files, key=files.get) if files else ""
-            biggest = f"{heaviest} ({files.get(heaviest, 0):,})"
-            decoded = sum(report.visit.decoded.values())
-            lines.append(f"| {page} | {report.visit.weight:,} | {decoded:,} | {len(files)} | {biggest} |")
-        title = "# Page weight: a first visit's transfer, the HTML and every file it loads (text gzipped)"
-        (ARTIFACTS / "page-weight.md").write_text(title + "\n\n" + "\n".join(lines) + "\n")
-        axe = {page: report.violations for page, report in sorted(self.reports.items())}
-        (ARTIFACTS / "axe.json").write_text(json.dumps(axe, indent=1) + "\n")
 
 
 @pytest.fixture(scope="session")
@@ -206,11 +228,9 @@ def browser_site(site):
         browser = launch(playwright)
         context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
         session = BrowserSite(server, context)
-        refuse_other_hosts(context, server, session.visits)
         try:
             yield session
         finally:
-            session.write_artifacts()
             context.close()
             browser.close()
 

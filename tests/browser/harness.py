@@ -2,10 +2,9 @@
 
 The site serves every file its pages load (the math is typeset at build time and uses MathJax's fonts;
 require.js, the widget manager and anywidget are copied into ``_static/vendor/``), so the browser is given
-nothing but the site: every request that leaves it is refused and recorded, as it would fail for a reader
-offline or behind a firewall that blocks the CDNs. The server compresses text files with gzip, as GitHub
-Pages does, and a page's weight is what its first visit transfers: each file it loads from the site,
-gzipped where it is text.
+nothing but the site (tests/browser/conftest.py refuses every other request). The server compresses text
+files with gzip, as GitHub Pages does, and a page's weight is what its first visit transfers: each file it
+loads from the site, gzipped where it is text.
 """
 
 from __future__ import annotations
@@ -16,10 +15,8 @@ import io
 import json
 import mimetypes
 import os
-import re
 import subprocess
 import threading
-from dataclasses import dataclass, field
 from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -116,102 +113,14 @@ class SiteServer:
         return path / "index.html" if path.is_dir() else path
 
 
-@dataclass
-class Visit:
-    """What happened while one page loaded: console errors, requests, and the files it loaded."""
-
-    rel: str
-    console_errors: list[str] = field(default_factory=list)
-    refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
-    failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
-    site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
-    decoded: dict[str, int] = field(default_factory=dict)  # URL path -> bytes of the file itself
-
-    @property
-    def weight(self) -> int:
-        """The first visit's transfer: every file the page loaded from the site, gzipped where it is text."""
-        return sum(self.site_files.values())
-
-
-def refuse_other_hosts(context, server: SiteServer, visits: list[Visit]) -> None:
-    """Let the site's own requests through; refuse, and record, every request that leaves it."""
-
-    def handle(route) -> None:
-        url = route.request.url
-        if url.startswith((server.origin + "/", "data:", "blob:")):
-            route.continue_()
-            return
-        if visits:
-            visits[-1].refused.append(url)
-        route.abort("blockedbyclient")
-
-    context.route("**/*", handle)
-
-
-def watch(page, server: SiteServer, visit: Visit) -> None:
-    """Record console errors, uncaught exceptions, failed requests and the site files loaded into ``visit``."""
-
-    def on_console(message) -> None:
-        if message.type == "error":
-            visit.console_errors.append(message.text)
-
-    def on_response(response) -> None:
-        path = server.file_for(response.url)
-        if path is None:
-            return
-        if response.status >= 400:
-            visit.failed.append(f"{response.status} {response.url}")
-        elif path.is_file():
-            visit.site_files[urlsplit(response.url).path] = transfer_size(path)
-            visit.decoded[urlsplit(response.url).path] = path.stat().st_size
-
-    page.on("console", on_console)
-    page.on("pageerror", lambda error: visit.console_errors.append(f"uncaught: {error}"))
-    page.on("response", on_response)
-    page.on("requestfailed", lambda request: visit.failed.append(f"{request.failure} {request.url}")
-            if request.url.startswith(server.origin) else None)
-
-
 def launch(playwright):
     """Debian's chromium, headless, with nothing that phones home."""
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
 
 
-WAIT_FOR_PAGE = """async () => {
-  // The math was typeset when the site was built; widgets render once the manager has run, which
-  // _static/vendor/widgets.js loads when an explorer comes near the screen: scroll to the first, and back.
-  const viewScripts = document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]');
-  const views = viewScripts.length;
-  if (views) {
-    viewScripts[0].parentElement.scrollIntoView();
-    await new Promise((resolve) => requestAnimationFrame(() => setTimeout(resolve, 50)));
-    window.scrollTo(0, 0);
-  }
-  const deadline = Date.now() + 15000;
-  while (document.querySelectorAll('.posenc-explorer, .widget-subarea > *').length < views
-         && Date.now() < deadline) {
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  return views;
-}"""
-
-
-def open_page(context, server: SiteServer, rel: str, visits: list[Visit]):
-    """Open ``rel`` in a new tab, wait until math is typeset and widgets are drawn; return (page, visit)."""
-    visit = Visit(rel)
-    visits.append(visit)
-    page = context.new_page()
-    watch(page, server, visit)
-    page.goto(server.url(rel), wait_until="load")
-    page.evaluate(WAIT_FOR_PAGE)
-    page.wait_for_load_state("networkidle")
-    return page, visit
-
-
-# ---- the site's pages and the explorers on them, read from the built HTML ----
+# ---- the site's pages, read from the built HTML ----
 
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
-WIDGET_SCRIPT = re.compile(r'<script type="application/vnd\.jupyter\.widget-(state|view)\+json">(.*?)</script>', re.S)
 
 
 def site_pages(site: Path) -> list[str]:
@@ -221,25 +130,6 @@ def site_pages(site: Path) -> list[str]:
         for path in site.rglob("*.html")
         if not NOT_PAGES & set(path.relative_to(site).parts)
     )
-
-
-def is_redirect(html: str) -> bool:
-    """A page that only sends the reader elsewhere (index.html -> intro.html)."""
-    return 'http-equiv="refresh"' in html[:2000].lower()
-
-
-def explorer_kinds(html: str) -> list[str]:
-    """The kinds (``"rope"``, ...) of the posenc explorers a page shows, in the order they appear: the widget
-    views whose model (in the page's widget state) is a posenc explorer's. Read with a regular expression, not
-    an HTML parser: this runs for every page whenever the tests are collected, in every worker."""
-    from posenc.book.explorers import EXPLORERS
-
-    kind_of = {f"{cls.__module__}.{cls.__name__}": kind for kind, cls in EXPLORERS.items()}
-    scripts = [(kind, json.loads(text or "{}")) for kind, text in WIDGET_SCRIPT.findall(html)]
-    models = {key: model for kind, data in scripts if kind == "state" for key, model in data.get("state", {}).items()}
-    anywidget_ids = [models.get(data.get("model_id"), {}).get("state", {}).get("_anywidget_id", "")
-                     for kind, data in scripts if kind == "view"]
-    return [kind_of[i] for i in anywidget_ids if i in kind_of]
 
 
 # ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----
@@ -252,8 +142,6 @@ LIGHTHOUSE_BLOCKED = ("https://*", "wss://*", "ws://*")
 def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES, timeout: float = 240) -> dict:
     """Lighthouse's JSON report for ``url`` with its mobile defaults (a simulated slow 4G network and a 4x
     slower CPU), in headless chromium, requests outside the site blocked; RuntimeError if it fails."""
-    if not set(categories) <= set(LIGHTHOUSE_CATEGORIES):
-        raise ValueError(f"unknown Lighthouse categories {sorted(set(categories) - set(LIGHTHOUSE_CATEGORIES))}")
     command = ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
                f"--only-categories={','.join(categories)}",
                "--disable-full-page-screenshot",  # only pictures the report's elements: no audit reads it

@@ -2,15 +2,16 @@
 
 The page computes its readouts in JavaScript from the widget state; each test reads them (the exact values
 sit in each readout's ``data-value``) and compares them with the same numbers computed by ``posenc``
-(``EXPLORERS[kind](**state).readouts()``), before and after moving the controls. Every copy of every explorer,
-on every page that shows one, has each of its sliders moved and its readouts compared; the behaviour of each
-kind (what a slider, a button or a choice does) is one script, checked on one copy of the kind.
+(``EXPLORERS[kind](**state).readouts()``), before and after using the controls. Every copy of every explorer,
+on every page that shows one, has each of its sliders, choices and buttons used and its readouts compared; what
+the page draws (the curve, the table, the buttons' limits, the aliasing mark) is one script per kind, checked on
+one copy of the kind.
 """
 
 from __future__ import annotations
 
 import json
-import math
+from collections.abc import Iterator
 from contextlib import contextmanager
 
 import numpy as np
@@ -18,6 +19,8 @@ import pytest
 
 from posenc.book.explorers import EXPLORERS
 from posenc.sinusoidal import frequencies
+
+from .conftest import EXPLORERS_PAGE
 
 pytestmark = pytest.mark.browser
 
@@ -56,16 +59,23 @@ class LiveExplorer:
 
 
 @contextmanager
-def opened(browser_site, ref):
-    page_path, kind, nth = ref
+def opened(browser_site, page_path: str, kind: str = ""):
+    """The explorers of ``kind`` (of every kind when ``""``) on the page ``page_path``, as drawn there."""
     page, visit = browser_site.open(page_path)
     try:
-        root = page.locator(f'.posenc-explorer[data-explorer="{kind}"]').nth(nth)
-        assert root.count() == 1, f"explorer {kind} #{nth} did not render on {page_path}"
-        yield LiveExplorer(page, root, kind)
-        assert visit.console_errors == [], "console errors while using the explorer"
+        roots = page.locator(f'.posenc-explorer[data-explorer{f"={kind!r}" if kind else ""}]').all()
+        assert roots, f"no {kind} explorer rendered on {page_path}"
+        yield [LiveExplorer(page, root, root.get_attribute("data-explorer")) for root in roots]
+        assert visit.console_errors == [], "console errors while using the explorers"
     finally:
         page.close()
+
+
+@contextmanager
+def one_of_kind(browser_site, kind: str):
+    """The first explorer of ``kind`` on the explorers page, where the behaviour of each kind is checked."""
+    with opened(browser_site, EXPLORERS_PAGE, kind) as explorers:
+        yield explorers[0]
 
 
 def assert_same_numbers(shown, computed, where: str) -> None:
@@ -76,22 +86,43 @@ def assert_same_numbers(shown, computed, where: str) -> None:
         assert np.allclose(got, value, rtol=1e-9, atol=1e-12), f"{where}: {name} = {shown[name]}, posenc {value}"
 
 
-def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_site, explorer):
-    with opened(browser_site, explorer) as live:
-        assert_same_numbers(live.readouts(), live.posenc_readouts(), "as loaded")
-        sliders = live.root.locator('input[type="range"]')
-        for i in range(sliders.count()):
-            slider = sliders.nth(i)
-            name = slider.get_attribute("data-control")
-            before = live.state()[name]
-            key = "ArrowLeft" if slider.evaluate("(s) => s.value === s.max") else "ArrowRight"
-            live.press(name, key)
-            assert live.state()[name] == before + (1 if key == "ArrowRight" else -1), f"slider {name} did not move"
-            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"after moving {name}")
+def operate(live: LiveExplorer, control) -> Iterator[str]:
+    """Use one control as a reader would: a slider one step (back from its end), each choice of a list in turn, a
+    button once when it is enabled; say what was done, after each step."""
+    name, tag = control.get_attribute("data-control"), control.evaluate("(c) => c.tagName")
+    if tag == "SELECT":
+        for value in control.locator("option").evaluate_all("(options) => options.map((o) => o.value)"):
+            control.select_option(value)
+            yield f"{name} = {value}"
+    elif tag == "BUTTON":
+        if control.is_enabled():
+            before = live.state()
+            control.click()
+            assert live.state() != before, f"button {name} changed nothing"
+            yield f"pressing {name}"
+    else:
+        before = live.state()[name]
+        key = "ArrowLeft" if control.evaluate("(s) => s.value === s.max") else "ArrowRight"
+        live.press(name, key)
+        assert live.state()[name] == before + (1 if key == "ArrowRight" else -1), f"slider {name} did not move"
+        yield f"moving {name}"
 
 
-def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site, sinusoidal_explorer):
-    with opened(browser_site, sinusoidal_explorer) as live:
+def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_site, explorer_page):
+    """Every slider, choice and button of every explorer on the site: the page's readouts are posenc's after each.
+    (What the readouts mean -- scores that depend only on the offset, the aliasing of a fast hand -- is tested on
+    posenc itself, tests/test_explorers.py.)"""
+    with opened(browser_site, explorer_page) as explorers:
+        for n, live in enumerate(explorers):
+            where = f"{live.kind} explorer #{n}"
+            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} as loaded")
+            for control in live.root.locator("[data-control]").all():
+                for done in operate(live, control):
+                    assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} after {done}")
+
+
+def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
+    with one_of_kind(browser_site, "sinusoidal") as live:
         live.set("position", 10)
         curve = live.root.locator("polyline[data-values]")
         before = np.array(json.loads(curve.get_attribute("data-values")))
@@ -101,56 +132,30 @@ def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site, sinu
         np.testing.assert_allclose(after[1:], before[:-1], atol=1e-12)  # s_{p+1}(q+1) = s_p(q)
 
 
-def test_sinusoidal_d_model_choice_redraws_the_table(browser_site, sinusoidal_explorer):
-    with opened(browser_site, sinusoidal_explorer) as live:
+def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
+    with one_of_kind(browser_site, "sinusoidal") as live:
         live.set("dimension", 40)
         for d_model in (16, 128, 64):
             live.control("d_model").select_option(str(d_model))
-            state = live.state()
-            assert state["d_model"] == d_model
-            assert state["dimension"] <= d_model - 1
+            assert live.state()["dimension"] <= d_model - 1
             assert live.control("dimension").get_attribute("max") == str(d_model - 1)
             assert live.root.locator("canvas").evaluate("(c) => c.width") % d_model == 0
-            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"d_model = {d_model}")
 
 
-@pytest.mark.parametrize("step", [1, 5])
-def test_rope_moving_both_positions_leaves_both_dot_products_unchanged(browser_site, rope_explorer, step):
-    with opened(browser_site, rope_explorer) as live:
+def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
+    with one_of_kind(browser_site, "rope") as live:
         live.set("m", 4)
         live.set("n", 1)
-        before = live.readouts()
-        for _ in range(3):
+        for step in (1, 5):
             live.control(f"both+{step}").click()
-        after, state = live.readouts(), live.state()
-        assert (state["m"], state["n"]) == (4 + 3 * step, 1 + 3 * step)
-        assert after["offset"] == before["offset"]
-        assert not np.allclose(after["q_after"], before["q_after"]), "the query pair did not turn"
-        assert math.isclose(after["pair_dot"], before["pair_dot"], rel_tol=1e-9, abs_tol=1e-12)
-        assert math.isclose(after["full_dot"], before["full_dot"], rel_tol=1e-9, abs_tol=1e-12)
-        assert_same_numbers(after, live.posenc_readouts(), f"after Both +{step}")
-
-
-def test_rope_moving_only_the_key_changes_the_score(browser_site, rope_explorer):
-    with opened(browser_site, rope_explorer) as live:
-        before = live.readouts()
-        live.press("n")
-        after = live.readouts()
-        assert after["offset"] == before["offset"] + 1
-        assert abs(after["full_dot"] - before["full_dot"]) > 1e-6
-        assert abs(after["pair_dot"] - before["pair_dot"]) > 1e-6
-
-
-def test_rope_buttons_stop_at_the_last_position(browser_site, rope_explorer):
-    with opened(browser_site, rope_explorer) as live:
-        top = live.state()["max_position"]
-        live.set("m", top - 3)
+        assert (live.state()["m"], live.state()["n"]) == (10, 7)
+        live.set("m", live.state()["max_position"] - 3)
         assert live.control("both+5").is_disabled()
         assert live.control("both+1").is_enabled()
 
 
-def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site, clock_explorer):
-    with opened(browser_site, clock_explorer) as live:
+def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site):
+    with one_of_kind(browser_site, "clock") as live:
         live.set("n_positions", 16)
         live.set("hand", 0)
         live.set("position", 0)
