@@ -208,8 +208,9 @@ def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, 
 
     .. math:: j(r) = \frac{d\,\ln\big(L_0/(2\pi r)\big)}{2\ln b} .
 
-    The code rounds outward, ``low`` :math:`= \lfloor j(\beta_\text{fast})\rfloor` and
-    ``high`` :math:`= \lceil j(\beta_\text{slow})\rceil`, and clips them to :math:`[0, d - 1]`
+    The code rounds outward (Hugging Face's only when ``truncate`` is true, its default),
+    ``low`` :math:`= \lfloor j(\beta_\text{fast})\rfloor` and ``high`` :math:`= \lceil j(\beta_\text{slow})\rceil`,
+    and clips them to :math:`[0, d - 1]`
     (``beta_fast`` is the paper's :math:`\beta`, ``beta_slow`` its :math:`\alpha`).
 
     >>> yarn_correction_range(128, 4096)    # Llama 2: d = 128, base 10,000, L0 = 4,096
