@@ -8,12 +8,13 @@ import pytest
 import torch
 from hypothesis import given
 from hypothesis import strategies as st
-from transformers import Llama4TextConfig, LlamaConfig, Phi3Config
+from transformers import DeepseekV3Config, Llama4TextConfig, LlamaConfig, Phi3Config
 from transformers.modeling_rope_utils import (
     ROPE_INIT_FUNCTIONS,
     _compute_llama3_parameters,
     _compute_longrope_parameters,
 )
+from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention, DeepseekV3RotaryEmbedding
 from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
 
 from posenc.rotary import apply_rope, rope_with_ladder
@@ -29,6 +30,7 @@ from posenc.scaling import (
     yarn,
     yarn_attention_scale,
     yarn_correction_range,
+    yarn_mscale_split,
     yarn_reference,
 )
 from posenc.sinusoidal import frequencies
@@ -192,6 +194,24 @@ def test_yarn_reference_is_hugging_faces_yarn_rope(d, factor, b, context):
                                rtol=1e-12)
 
 
+@pytest.mark.parametrize("truncate", [None, True, False])
+def test_hugging_faces_yarn_rounds_the_ramps_ends_only_when_truncate_is_true(truncate):
+    parameters = {"rope_type": "yarn", "rope_theta": 500_000.0, "factor": 8.0, "original_max_position_embeddings": 8192}
+    if truncate is not None:  # absent: the default, True
+        parameters["truncate"] = truncate
+    config = LlamaConfig(hidden_size=256, num_attention_heads=2, max_position_embeddings=65_536,
+                         rope_parameters=parameters)
+    theirs = ROPE_INIT_FUNCTIONS["yarn"](config, None)[0].double().numpy()
+    if truncate is False:  # the ramp between the fractional indices j(32) and j(1), unrounded
+        low, high = (128 * math.log(8192 / (r * 2 * math.pi)) / (2 * math.log(500_000.0)) for r in (32, 1))
+        rho = np.clip((np.arange(64) - low) / (high - low), 0, 1)
+        ours = rho * frequencies(128, 500_000.0) / 8 + (1 - rho) * frequencies(128, 500_000.0)
+        assert np.abs(theirs / yarn_reference(128, 8.0, 8192, 500_000.0) - 1).max() > 1e-3
+    else:
+        ours = yarn_reference(128, 8.0, 8192, 500_000.0)
+    np.testing.assert_allclose(theirs, ours, rtol=FLOAT32_LADDER)
+
+
 def test_yarn_correction_range_for_llama_2_and_llama_3():
     # by hand: j(r) = d ln(L0 / (2 pi r)) / (2 ln b)
     assert yarn_correction_range(128, 4096) == (20, 46)  # 20.9 and 45.1 rounded outward
@@ -295,3 +315,24 @@ def test_phi3s_layer_picks_its_ladder_by_the_largest_position_of_each_call():
     np.testing.assert_allclose(torch.stack([prompt_cos[0, 0], decode_cos[0, 0]])[:, :PHI35_MINI["d"] // 2].numpy(),
                                PHI35_SCALE * np.cos(angles), atol=1e-5)
     assert np.abs(np.cos(angles[0]) - np.cos(angles[1])).max() > 0.1  # position 10, turned by two ladders
+
+
+# ---- YaRN's mscale and mscale_all_dim against transformers' DeepSeek-V3 (chapter 11) ----
+
+
+@pytest.mark.verifies("thm-deepseek-mscale")
+@pytest.mark.parametrize("mscale, mscale_all_dim", [(1.0, 1.0), (0.707, 0.707), (1.0, 0.5), (0.5, 1.0), (1.0, 0.0)])
+def test_deepseek_v3_puts_its_yarn_factors_on_cos_and_sin_and_on_the_softmax_scale(mscale, mscale_all_dim):
+    # as in DeepSeek-V3's released config.json (V2: 0.707); the attention's scaling is 1/sqrt(d_nope + d_rope)
+    config = DeepseekV3Config(hidden_size=64, num_attention_heads=2, q_lora_rank=16, kv_lora_rank=16,
+                              qk_nope_head_dim=8, qk_rope_head_dim=4, v_head_dim=8, max_position_embeddings=163_840,
+                              rope_theta=10_000.0, rope_scaling={"type": "yarn", "factor": 40, "mscale": mscale,
+                                                                 "mscale_all_dim": mscale_all_dim,
+                                                                 "original_max_position_embeddings": 4096,
+                                                                 "beta_fast": 32, "beta_slow": 1})
+    on_cos_sin, on_softmax = yarn_mscale_split(40, mscale, mscale_all_dim)
+    assert DeepseekV3RotaryEmbedding(config).attention_scaling == pytest.approx(on_cos_sin, rel=1e-15)
+    assert DeepseekV3Attention(config, 0).scaling == pytest.approx(on_softmax / math.sqrt(12), rel=1e-15)
+    g = [0.1 * mu * math.log(40) + 1 for mu in (mscale, mscale_all_dim)]  # the paper's sqrt(1/t) at each mu
+    assert on_cos_sin**2 * on_softmax == pytest.approx(g[0] ** 2, rel=1e-15)  # the rotated part of a logit
+    assert on_softmax == pytest.approx(g[1] ** 2, rel=1e-15)  # the unrotated part

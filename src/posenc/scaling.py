@@ -144,6 +144,31 @@ def yarn_attention_scale(factor: float) -> float:
     return 0.1 * math.log(_factor(factor, "yarn_attention_scale")) + 1.0
 
 
+def yarn_mscale_split(factor: float, mscale: float = 1.0, mscale_all_dim: float = 0.0) -> tuple[float, float]:
+    r"""DeepSeek's YaRN temperature, split in two: the factor on cos and sin, and the one on the softmax scale.
+
+    With :math:`g(s, \mu) = 0.1\,\mu\ln s + 1` (1 for :math:`s \le 1`), DeepSeek's code (and transformers'
+    ``deepseek_v2``/``deepseek_v3``) multiplies the cosines and sines by :math:`g(s, \mu)/g(s, \mu_\text{all})`,
+    so the rotated part of every logit by its square, and the softmax scale :math:`1/\sqrt{d}` by
+    :math:`g(s, \mu_\text{all})^2` (``mscale_all_dim`` = 0, absent, leaves it alone; transformers then reads
+    :math:`\mu` as 1). A logit
+    :math:`s_\text{nope} + s_\text{rope}` of a split head thus becomes
+    :math:`g(s, \mu_\text{all})^2 s_\text{nope} + g(s, \mu)^2 s_\text{rope}`: the YaRN paper's :math:`1/t`
+    (:func:`yarn_attention_scale` squared) on every coordinate exactly when :math:`\mu = \mu_\text{all} = 1`.
+
+    Returns ``(on cos and sin, on the softmax scale)``.
+
+    >>> tuple(round(x, 4) for x in yarn_mscale_split(40, 1.0, 1.0))   # DeepSeek-V3: all on the softmax scale
+    (1.0, 1.8739)
+    """
+    who = "yarn_mscale_split"
+    factor = _factor(factor, who)
+    mscale, mscale_all_dim = (validation.real(value, name, who, at_least=0.0)
+                              for value, name in ((mscale, "mscale"), (mscale_all_dim, "mscale_all_dim")))
+    rope, every = (0.1 * mu * math.log(factor) + 1.0 for mu in (mscale, mscale_all_dim))
+    return rope / every, every**2
+
+
 def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
            original_context: int = 8192, base: float = 500000.0) -> np.ndarray:
     r"""Llama 3.1's frequency rule (Meta's reference code for Grattafiori et al., 2024, arXiv:2407.21783).
@@ -183,8 +208,9 @@ def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, 
 
     .. math:: j(r) = \frac{d\,\ln\big(L_0/(2\pi r)\big)}{2\ln b} .
 
-    The code rounds outward, ``low`` :math:`= \lfloor j(\beta_\text{fast})\rfloor` and
-    ``high`` :math:`= \lceil j(\beta_\text{slow})\rceil`, and clips them to :math:`[0, d - 1]`
+    The code rounds outward (Hugging Face's only when ``truncate`` is true, its default),
+    ``low`` :math:`= \lfloor j(\beta_\text{fast})\rfloor` and ``high`` :math:`= \lceil j(\beta_\text{slow})\rceil`,
+    and clips them to :math:`[0, d - 1]`
     (``beta_fast`` is the paper's :math:`\beta`, ``beta_slow`` its :math:`\alpha`).
 
     >>> yarn_correction_range(128, 4096)    # Llama 2: d = 128, base 10,000, L0 = 4,096
