@@ -9,6 +9,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import GenerationMixin, LlamaConfig, Qwen2Config, Qwen3Config
+from transformers.models.deepseek_v32 import modeling_deepseek_v32 as deepseek_v32
+from transformers.models.deepseek_v32.configuration_deepseek_v32 import DeepseekV32Config
+from transformers.models.deepseek_v32.modeling_deepseek_v32 import DeepseekV32Indexer, DeepseekV32RotaryEmbedding
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 from transformers.models.qwen2.modeling_qwen2 import Qwen2Attention, Qwen2RotaryEmbedding
 from transformers.models.qwen3.modeling_qwen3 import Qwen3Attention, Qwen3RotaryEmbedding
@@ -131,3 +134,77 @@ def test_qwen3_attention_with_qk_norm_on_permuted_weights_and_gains_gives_the_in
     np.testing.assert_allclose(converted, expected, atol=1e-5)  # RMS norm and cos, sin in float32
     gains_left = hugging_face_attention_weights(*permuted, gains=gains)
     assert np.abs(gains_left - expected).max() > 0.01
+
+
+# ---- DeepSeek-V3.2: the indexer turns in the half layout, the main attention in the interleaved one ----
+
+
+def deepseek_v32_config(**shape) -> DeepseekV32Config:
+    return DeepseekV32Config(**shape, rope_parameters={"rope_type": "default", "rope_theta": 10_000.0})
+
+
+@pytest.mark.parametrize("offset", [0, 1000])
+def test_deepseek_v32_rotary_functions_are_the_two_layouts_of_apply_rope(offset):
+    """On random queries and keys, with deepseek_v32's own cosines and sines: the indexer's
+    ``apply_rotary_pos_emb`` is ``apply_rope(layout="half")``; the main attention's
+    ``apply_rotary_pos_emb_interleave`` is interleaved ``apply_rope`` with each turned pair written back to
+    coordinates j and j + d/2 (``[..., interleaved_to_half(d)]``), which changes no score."""
+    config = deepseek_v32_config()
+    d, positions = config.qk_rope_head_dim, offset + np.arange(8)
+    generator = torch.Generator().manual_seed(offset)
+    q, k = torch.randn(2, 1, 3, positions.size, d, generator=generator)  # each (batch, heads, seq, d)
+    cos, sin = DeepseekV32RotaryEmbedding(config)(q, torch.from_numpy(positions)[None])
+    atol = 4 * (1 + positions.max()) * 2.0**-24 * float(max(q.abs().max(), k.abs().max())) + 1e-6  # float32 angles
+    indexer_q, indexer_k = deepseek_v32.apply_rotary_pos_emb(q, k, cos, sin)
+    attention_q, attention_k = deepseek_v32.apply_rotary_pos_emb_interleave(q, k, cos, sin)
+    reorder = torch.from_numpy(interleaved_to_half(d))
+    for x, by_indexer, by_attention in ((q, indexer_q, attention_q), (k, indexer_k, attention_k)):
+        torch.testing.assert_close(by_indexer, apply_rope(x, positions, layout="half"), rtol=0, atol=atol)
+        torch.testing.assert_close(by_attention, apply_rope(x, positions)[..., reorder], rtol=0, atol=atol)
+        assert (by_indexer - by_attention).abs().max() > 0.1  # the two layouts turn different coordinates together
+    scores = attention_q @ attention_k.transpose(-1, -2)
+    torch.testing.assert_close(scores, apply_rope(q, positions) @ apply_rope(k, positions).transpose(-1, -2),
+                               rtol=0, atol=atol * d)
+
+
+def index_scores(layer, x, q_resid, positions, layout: str) -> np.ndarray:
+    """The indexer's score of query s for key t, shape (seq, seq), recomputed in numpy with the rotary part
+    (the first ``qk_rope_head_dim`` coordinates of each head) turned by ``apply_rope`` in ``layout``:
+    sum over heads h of w[s, h] / sqrt(H) * relu(q[s, h] . k[t] / sqrt(D)), keys after s masked."""
+    w_q, w_k, w_heads = (m.weight.detach().double().numpy() for m in (layer.wq_b, layer.wk, layer.weights_proj))
+    n, heads, width, r = x.shape[0], layer.n_heads, layer.head_dim, layer.qk_rope_head_dim
+    q = (q_resid @ w_q.T).reshape(n, heads, width).transpose(1, 0, 2)  # (heads, seq, D)
+    k = x @ w_k.T
+    k = (k - k.mean(-1, keepdims=True)) / np.sqrt(k.var(-1, keepdims=True) + layer.k_norm.eps)  # LayerNorm, gain 1
+    for u in (q, k):  # the rotary part comes first in the indexer's heads
+        u[..., :r] = apply_rope(u[..., :r], positions, layout=layout)
+    per_head = np.maximum(q @ k.T / np.sqrt(width), 0.0)
+    scores = np.einsum("sh,hst->st", x @ w_heads.T / np.sqrt(heads), per_head)
+    return np.where(np.tril(np.ones((n, n), bool)), scores, -np.inf)
+
+
+def test_deepseek_v32_indexer_selects_the_top_keys_of_half_layout_scores_not_interleaved_ones():
+    """transformers' DeepseekV32Indexer (random weights) returns, for every query with more past keys than it
+    keeps, keys whose half-layout scores are at least those of every key it leaves out; with the rotary part
+    turned in the interleaved layout instead, some query's choice is not the top of those scores."""
+    config = deepseek_v32_config(hidden_size=32, q_lora_rank=16, index_n_heads=4, index_head_dim=32,
+                                 qk_rope_head_dim=16, index_topk=4)
+    torch.manual_seed(0)
+    layer = DeepseekV32Indexer(config, layer_idx=0).double()
+    n, positions = 24, np.arange(24)
+    rng = np.random.default_rng(0)
+    x, q_resid = rng.standard_normal((n, 32)), rng.standard_normal((n, 16))  # tokens, and the latent queries
+    cos, sin = DeepseekV32RotaryEmbedding(config)(torch.zeros(1, n, 32, dtype=torch.float64), torch.arange(n)[None])
+    causal = torch.ones(n, n, dtype=torch.bool).tril()[None]
+    chosen = layer(torch.from_numpy(x)[None], torch.from_numpy(q_resid)[None], (cos, sin), causal,
+                   torch.arange(n)[None])[0].numpy()
+
+    def worst_margin(scores):  # over queries with more past keys than topk: chosen minimum minus best left out
+        margins = []
+        for s in range(config.index_topk, n):
+            left_out = np.setdiff1d(np.arange(s + 1), chosen[s])
+            margins.append(scores[s, chosen[s]].min() - scores[s, left_out].max())
+        return min(margins)
+
+    assert worst_margin(index_scores(layer, x, q_resid, positions, "half")) > -1e-6  # float32 angles
+    assert worst_margin(index_scores(layer, x, q_resid, positions, "interleaved")) < -1e-3
