@@ -3,5 +3,5 @@
 from scipy.linalg import toeplitz
 
 
-def relative_scores(bias, n):
-    return toeplitz(bias[n - 1::-1], bias[n - 1:])
+def relative_scores(bias, n_positions):
+    return toeplitz(bias[n_positions - 1::-1], bias[n_positions - 1:])

@@ -10,5 +10,5 @@ def add_positions(x, table):
     return torch.from_numpy(x) + torch.from_numpy(table)[: len(x)]
 
 
-def offset_counts(n):
-    return torch.arange(n, 0, -1)
+def offset_counts(n_tokens):
+    return torch.arange(n_tokens, 0, -1)

@@ -1,5 +1,5 @@
-"""this matrix undoes the permutation (it is the transpose of the one asked for). Hint: row i should pick row
-order[i] of x, so the 1 of row i sits in column order[i]."""
+"""this matrix undoes the permutation (it is the transpose of the one asked for). Hint: row m should pick row
+order[m] of x, so the 1 of row m sits in column order[m]."""
 
 import numpy as np
 

@@ -3,5 +3,5 @@
 import numpy as np
 
 
-def offset_counts(n):
-    return 2 * (n - np.arange(n))
+def offset_counts(n_tokens):
+    return 2 * (n_tokens - np.arange(n_tokens))

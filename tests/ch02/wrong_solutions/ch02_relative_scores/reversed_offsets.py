@@ -1,8 +1,8 @@
-"""the offsets run the wrong way. Hint: entry [m, j] belongs to the offset j - m (key minus query)."""
+"""the offsets run the wrong way. Hint: entry [m, n] belongs to the offset n - m (key minus query)."""
 
 import numpy as np
 
 
-def relative_scores(bias, n):
-    m, j = np.indices((n, n))
-    return bias[m - j + n - 1]
+def relative_scores(bias, n_positions):
+    m, n = np.indices((n_positions, n_positions))
+    return bias[m - n + n_positions - 1]

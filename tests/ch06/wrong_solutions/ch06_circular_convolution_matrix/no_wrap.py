@@ -1,9 +1,9 @@
-"""the sum does not wrap around. Hint: the index i - j is taken modulo n."""
+"""the sum does not wrap around. Hint: the index m - ℓ is taken modulo N."""
 
 import numpy as np
 
 
 def circular_convolution_matrix(w):
-    n = w.shape[0]
-    i, l = np.indices((n, n))
-    return np.where(i >= l, w[np.clip(i - l, 0, n - 1)], 0.0)
+    size = w.shape[0]
+    m, p = np.indices((size, size))
+    return np.where(m >= p, w[np.clip(m - p, 0, size - 1)], 0.0)

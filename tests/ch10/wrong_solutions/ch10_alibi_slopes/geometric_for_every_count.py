@@ -1,5 +1,5 @@
 """the plain geometric sequence is used for a head count that is not a power of two. Hint: take the slopes of the
-largest power of two c below n, then add slopes from 2c heads."""
+largest power of two H' below H, then add slopes from 2H' heads."""
 
 import numpy as np
 

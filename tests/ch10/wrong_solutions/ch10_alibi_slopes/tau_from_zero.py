@@ -1,4 +1,4 @@
-"""the first head's slope is 1: k starts at 0. Hint: head k = 1, ..., n gets 2 ** (-8k/n), so every slope is below 1."""
+"""the first head's slope is 1: τ starts at 0. Hint: head τ = 1, ..., H gets 2 ** (-8τ/H), so every slope is below 1."""
 
 import numpy as np
 

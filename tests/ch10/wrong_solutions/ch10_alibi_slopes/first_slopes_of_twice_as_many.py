@@ -1,5 +1,5 @@
-"""the extra heads take the first slopes of 2c heads, repeating some of the others. Hint: the extra heads take every
-other slope of 2c heads, those that fall between the first c."""
+"""the extra heads take the first slopes of 2H' heads, repeating some of the others. Hint: the extra heads take every
+other slope of 2H' heads (τ = 1, 3, 5, ...), the ones that the first H' heads do not have."""
 
 import numpy as np
 
