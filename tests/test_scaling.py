@@ -321,7 +321,8 @@ def test_phi3s_layer_picks_its_ladder_by_the_largest_position_of_each_call():
 
 
 @pytest.mark.verifies("thm-deepseek-mscale")
-@pytest.mark.parametrize("mscale, mscale_all_dim", [(1.0, 1.0), (0.707, 0.707), (1.0, 0.5), (0.5, 1.0), (1.0, 0.0)])
+@pytest.mark.parametrize("mscale, mscale_all_dim", [(1.0, 1.0), (0.707, 0.707), (1.0, 0.5), (0.5, 1.0), (1.0, 0.0),
+                                                    (0.5, 0.0), (0.0, 1.0)])
 def test_deepseek_v3_puts_its_yarn_factors_on_cos_and_sin_and_on_the_softmax_scale(mscale, mscale_all_dim):
     # as in DeepSeek-V3's released config.json (V2: 0.707); the attention's scaling is 1/sqrt(d_nope + d_rope)
     config = DeepseekV3Config(hidden_size=64, num_attention_heads=2, q_lora_rank=16, kv_lora_rank=16,
@@ -334,5 +335,6 @@ def test_deepseek_v3_puts_its_yarn_factors_on_cos_and_sin_and_on_the_softmax_sca
     assert DeepseekV3RotaryEmbedding(config).attention_scaling == pytest.approx(on_cos_sin, rel=1e-15)
     assert DeepseekV3Attention(config, 0).scaling == pytest.approx(on_softmax / math.sqrt(12), rel=1e-15)
     g = [0.1 * mu * math.log(40) + 1 for mu in (mscale, mscale_all_dim)]  # the paper's sqrt(1/t) at each mu
-    assert on_cos_sin**2 * on_softmax == pytest.approx(g[0] ** 2, rel=1e-15)  # the rotated part of a logit
-    assert on_softmax == pytest.approx(g[1] ** 2, rel=1e-15)  # the unrotated part
+    assert on_softmax == pytest.approx(g[1] ** 2, rel=1e-15)  # the unrotated part of a logit
+    if mscale and mscale_all_dim:  # the theorem's case; else transformers puts YaRN's own g(s, 1) on cos and sin
+        assert on_cos_sin**2 * on_softmax == pytest.approx(g[0] ** 2, rel=1e-15)  # the rotated part

@@ -147,14 +147,15 @@ def yarn_attention_scale(factor: float) -> float:
 def yarn_mscale_split(factor: float, mscale: float = 1.0, mscale_all_dim: float = 0.0) -> tuple[float, float]:
     r"""DeepSeek's YaRN temperature, split in two: the factor on cos and sin, and the one on the softmax scale.
 
-    With :math:`g(s, \mu) = 0.1\,\mu\ln s + 1` (1 for :math:`s \le 1`), DeepSeek's code (and transformers'
-    ``deepseek_v2``/``deepseek_v3``) multiplies the cosines and sines by :math:`g(s, \mu)/g(s, \mu_\text{all})`,
-    so the rotated part of every logit by its square, and the softmax scale :math:`1/\sqrt{d}` by
-    :math:`g(s, \mu_\text{all})^2` (``mscale_all_dim`` = 0, absent, leaves it alone; transformers then reads
-    :math:`\mu` as 1). A logit
-    :math:`s_\text{nope} + s_\text{rope}` of a split head thus becomes
+    With :math:`g(s, \mu) = 0.1\,\mu\ln s + 1` (1 for :math:`s \le 1`), the ``modeling_deepseek.py`` shipped with
+    DeepSeek's checkpoints (and transformers' ``deepseek_v2``/``deepseek_v3``) multiplies the softmax scale
+    :math:`1/\sqrt{d}` by :math:`g(s, \mu_\text{all})^2` and, when both settings are set and non-zero (as in every
+    released configuration), the cosines and sines by :math:`g(s, \mu)/g(s, \mu_\text{all})`, so the rotated part
+    of every logit by its square. A logit :math:`s_\text{nope} + s_\text{rope}` of a split head thus becomes
     :math:`g(s, \mu_\text{all})^2 s_\text{nope} + g(s, \mu)^2 s_\text{rope}`: the YaRN paper's :math:`1/t`
     (:func:`yarn_attention_scale` squared) on every coordinate exactly when :math:`\mu = \mu_\text{all} = 1`.
+    When either setting is 0 (absent), transformers puts YaRN's own :math:`g(s, 1)` on the cosines and sines
+    instead, whatever the other says; this function does the same.
 
     Returns ``(on cos and sin, on the softmax scale)``.
 
@@ -165,8 +166,8 @@ def yarn_mscale_split(factor: float, mscale: float = 1.0, mscale_all_dim: float 
     factor = _factor(factor, who)
     mscale, mscale_all_dim = (validation.real(value, name, who, at_least=0.0)
                               for value, name in ((mscale, "mscale"), (mscale_all_dim, "mscale_all_dim")))
-    rope, every = (0.1 * mu * math.log(factor) + 1.0 for mu in (mscale, mscale_all_dim))
-    return rope / every, every**2
+    rope, every, yarn = (0.1 * mu * math.log(factor) + 1.0 for mu in (mscale, mscale_all_dim, 1.0))
+    return (rope / every if mscale and mscale_all_dim else yarn), every**2
 
 
 def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
