@@ -1,10 +1,10 @@
-"""Every theorem of the book is verified, on its page or in a test that its page names.
+"""Every theorem of the book is verified on its page, and every test file a page names exists.
 
-A theorem is verified on the page by a code cell tagged ``verifies-<label>`` (cell metadata ``tags``): the
+A theorem is verified on its page by a code cell tagged ``verifies-<label>`` (cell metadata ``tags``): the
 cell is shown to the reader (not removed, input not hidden) and ends in an assertion, so the strict build
-fails when the claim does. What a page cannot show in a few lines (a comparison with transformers, a sweep
-over many configurations) is a test marked ``@pytest.mark.verifies("<label>")``. Either is enough; many
-theorems have both.
+fails when the claim does. What a page cannot show in a few lines (a comparison with transformers or the
+authors' code, a sweep over many configurations) is, in addition, a test marked
+``@pytest.mark.verifies("<label>")`` in a file the page names (the landing page promises both).
 
 A theorem the book quotes from its source without verifying it (a textbook fact such as the spectral
 theorem) carries ``:class: cited`` in its directive and cites that source in its statement; it is exempt.
@@ -77,14 +77,13 @@ TESTS = verifying_tests()
 
 
 @pytest.mark.parametrize("label", sorted(THEOREMS))
-def test_every_theorem_is_verified_on_its_page_or_by_a_named_test(label):
+def test_every_theorem_is_verified_on_its_page(label):
     theorem = THEOREMS[label]
     if "cited" in theorem["classes"]:
         assert "{cite" in theorem["statement"], f"{label} is marked cited but cites no source"
         return
-    cells = CELLS.get(label, [])
-    assert cells or label in TESTS, (f"{label}: tag the cell that verifies it `{TAG}{label}`, or mark a test "
-                                     f"@pytest.mark.verifies({label!r})")
+    cells = verifying_cells(theorem["chapter"]).get(label, [])
+    assert cells, f"{label}: tag the cell of {theorem['chapter'].name} that verifies it `{TAG}{label}`"
     for cell in cells:
         assert cell.cell_type == "code", f"{label}: only a code cell can verify a theorem"
         assert not HIDDEN & set(cell.metadata.get("tags", [])), f"{label}: the verifying cell is hidden from the reader"
@@ -93,3 +92,11 @@ def test_every_theorem_is_verified_on_its_page_or_by_a_named_test(label):
 
 def test_every_label_verified_names_a_theorem_of_the_book():
     assert sorted((set(CELLS) | set(TESTS)) - set(THEOREMS)) == []
+
+
+def test_every_test_file_a_page_names_exists():
+    pages = [*chapters(), *ROOT.glob("*.md"), *(ROOT / "appendix").glob("*.md"), *(ROOT / "appendix").glob("*.ipynb")]
+    named = {(page.name, name) for page in pages
+             for name in re.findall(r"\btests/[\w/]+\.py\b", page.read_text(encoding="utf-8"))}
+    assert named, "no page names a test file: the pattern has gone stale"
+    assert sorted((page, name) for page, name in named if not (ROOT / name).is_file()) == []

@@ -46,10 +46,13 @@ def lagged_copy_batch(batch: int, length: int, vocab: int, lag: int,
 @dataclass(frozen=True)
 class BriefTraining:
     """What :func:`train_briefly` measured: the position table before and after (``(n_positions, d_model)``),
-    the largest gradient each row ever received, the loss of every step, and the settings."""
+    the trained head's :math:`W_Q^\\top W_K` (``(d_model, d_model)``: the head scores positions :math:`m, n` by
+    :math:`e_m^\\top W_Q^\\top W_K e_n`), the largest gradient each row ever received, the loss of every step,
+    and the settings."""
 
     initial_table: np.ndarray
     final_table: np.ndarray
+    query_key: np.ndarray
     largest_gradient: np.ndarray
     losses: np.ndarray
     train_length: int
@@ -85,7 +88,10 @@ def train_briefly(*, n_positions: int = 1024, train_length: int = 512, d_model: 
     losses, initial, final, largest_gradient = fit_watching_table(
         model, lambda: lagged_copy_batch(batch, train_length, vocab, lag, data), steps, lr=lr,
         weight_decay=weight_decay, optimiser=optimiser, momentum=momentum)
-    return BriefTraining(initial, final, largest_gradient, losses, train_length, steps, batch, lr, weight_decay)
+    head = model.head
+    query_key = (head.w_q.weight.T @ head.w_k.weight).detach().numpy()  # W_Q^T W_K, (d_model, d_model)
+    return BriefTraining(initial, final, query_key, largest_gradient, losses, train_length, steps, batch, lr,
+                         weight_decay)
 
 
 OPTIMISERS = {"AdamW": torch.optim.AdamW, "Adam": torch.optim.Adam, "SGD": torch.optim.SGD}

@@ -16,7 +16,8 @@ from .style import MUTED, PALETTE
 LLAMA4 = {"n_layers": 48, "nope_every": 4, "chunk": 8192, "attn_scale": 0.1,
           "floor_scale": 8192}  # transformers' Llama4TextConfig defaults
 GEMMA3 = {"d": 256, "window": 1024, "local_base": 10000.0, "global_base": 1000000.0, "factor": 8.0, "every": 6,
-          "context": 131072}  # Gemma 3 12B's published configuration
+          "context": 131072,  # Gemma 3 12B's published configuration (the 4B's and 27B's window is 1024 too)
+          "small_window": 512}  # sliding_window in Gemma 3 270M's and 1B's config.json
 QWEN_VL_MROPE = {"d": 128, "base": 5000000.0,  # Qwen3-VL-8B's config.json (transformers' class default: 500,000)
                  "splits": {"sections": (16, 24, 24), "interleaved": (24, 20, 20)}}  # Qwen2-VL's, Qwen3-VL's
 DEEPSEEK_V3 = {"heads": 128, "d_nope": 128, "d_rope": 64, "d_lat": 512, "d_value": 128}  # DeepseekV3Config defaults
