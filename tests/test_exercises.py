@@ -360,9 +360,10 @@ def test_self_check_of_an_unwritten_answer_says_so(key, answer):
     stub = "\n".join(line for line in cell(SOURCES[key], answer).source.split("\n")
                      if not line.strip().startswith("###") and "return" not in line)
     body = stub.rstrip() + "\n    raise NotImplementedError()\n"
-    (outcome, message), _ = run_cells(SOURCES[key], answer, body)
+    (outcome, message), failure = run_cells(SOURCES[key], answer, body)
     assert outcome == "SelfCheckFailed"
     assert "not written yet" in message
+    assert failure is not None, f"{answer}: the student version passes the hidden tests"
 
 
 CORPUS = [(k, a, path) for k, a in answers() for path in correct_solutions(a)]
