@@ -599,28 +599,16 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     assert done.cells[0].outputs[0]["text"] == "42\n"
 
 
-def test_grades_csv_has_one_row_per_student_and_notebook(graded):
-    out, rows, _, _ = graded
+def test_every_row_has_one_line_in_grades_csv_a_feedback_page_and_a_progress_line(graded):
+    out, rows, lines, _ = graded
     with open(out / "out" / "grades.csv", encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "progress", "status",
                               "message"]
-    keys = [(r["student"], r["assignment"], r["notebook"]) for r in table]
-    assert len(keys) == len(set(keys)) == len(rows)
-    assert {r["status"] for r in table} <= {"ok", "repaired", "flagged", "timeout", "memory", "crashed",
-                                            "tampered", "wrong_notebook", "unreadable", "too_large", "missing"}
-
-
-def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
-    out, rows, _, _ = graded
+    assert sorted((r["student"], r["assignment"], r["notebook"]) for r in table) == sorted(rows)
     for student, assignment, notebook in rows:
         page = out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html"
-        assert page.is_file(), page
-        assert page.stat().st_size < 1_000_000, page
-
-
-def test_progress_is_reported_for_every_notebook(graded):
-    _, rows, lines, _ = graded
+        assert page.is_file() and page.stat().st_size < 1_000_000, page
     assert sum(line.startswith("[") for line in lines) == len(rows)
 
 
