@@ -212,6 +212,7 @@ def test_manual_scores_and_comments_reach_the_page_and_the_sheet(loop, step):
 @pytest.mark.parametrize("step", STEPS)
 def test_the_graders_notes_stay_on_the_page(loop, step):
     assert "Grading notes." in loop[step]["page"] and loop[step]["row"]["status"] == "repaired"
+    assert "cells had been moved" in loop[step]["row"]["message"]
     assert loop[step]["rows"] == 1
 
 

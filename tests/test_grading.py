@@ -1,19 +1,21 @@
 """Grading a class through the real pipeline: nbgrader autograde, the class gradebook, grades.csv, feedback.
 
-One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment: a perfect
-submission, the blank student version, a submission of wrong answers (the first wrong solution of
-``tests/chNN/wrong_solutions/`` for every answer), a submission of other correct answers (one form of
-``tests/chNN/correct_solutions/<form>.py`` for every answer -- loops, float32, torch, np.matrix, scipy, ... --
-chosen so that every form is graded at least once in the course) and a submission of one cheat of
-``tests/cheats.py`` (the kinds in turn, each at least once). tests/test_exercises.py runs every wrong
-solution and every correct form against every answer's self-check and hidden tests (in its own process, through
-the grader's wire), and every cheat in a stand-in for the student's kernel, with the grader's own hidden-test
-code; here each kind goes once through the whole pipeline.
-And for ``ch04_rotation`` a gallery of bad submissions, each of which must get a score, a clear status and a
-message without stopping the others, and of attacks on the grader and the other students (the machine's
-secrets, the grader's environment, a fork bomb, terminal escape sequences among them), each of which must
-fail inside the sandbox. Scores are read back with nbgrader's own ``Gradebook`` API. A second run through
-the command line checks that grading again changes nothing.
+One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment one mixed
+submission: the first wrong solution of ``tests/chNN/wrong_solutions/`` for every other answer, and for the
+answers between a correct form of ``tests/chNN/correct_solutions/<form>.py``, the least used first (every kind
+of form goes through here -- float32, torch, np.matrix, a 0-d array, a numpy scalar, complex, scipy, the
+ValueError subclass -- but plain-Python loops, and 17 of the 28 files); and for six assignments one cheat of
+``tests/cheats.py`` each, every kind once.
+tests/test_exercises.py runs every model answer, blank answer, wrong solution, correct form and cheat against
+every answer's self-check and hidden tests with the grader's own hidden-test code (the course's answers in its
+own process, through the grader's wire; the cheats in a process of their own), and nbgrader validates every
+source notebook; here each kind goes through the whole pipeline. And for
+``ch04_rotation`` the model answers, the blank student version, notebooks as Colab saves them, and a gallery
+of bad submissions, each of which must get a score, a clear status and a message without stopping the others,
+and one submission of attacks on the grader and the other students (the machine's secrets, the grader's
+environment), each of which must fail inside the sandbox, as must a fork bomb and terminal escape sequences.
+Scores are read back with nbgrader's own ``Gradebook`` API. A second run through the command line checks that
+grading again changes nothing.
 """
 
 from __future__ import annotations
@@ -55,8 +57,7 @@ needs_sandbox = pytest.mark.skipif(not SANDBOXED, reason=f"{sandbox.problem()} (
 LIMITS = Limits(cell_timeout=12, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
 # (a cell that imports torch took over 5 s on a machine at load 8: the time limit must leave room for that)
 ROTATION = ("ch04_rotation", "rotation")
-CHEATS = {assignment: sorted(cheats.RETURNS)[number % len(cheats.RETURNS)]  # one cheat per assignment, in turn
-          for number, assignment in enumerate(COURSE.assignments())}
+CHEATS = dict(zip(COURSE.assignments(), sorted(cheats.RETURNS), strict=False))  # {assignment: kind}, every kind
 
 
 def read(kind: str, assignment: str, notebook: str) -> nbformat.NotebookNode:
@@ -65,13 +66,6 @@ def read(kind: str, assignment: str, notebook: str) -> nbformat.NotebookNode:
 
 def notebooks() -> list[tuple[str, str]]:
     return [(a, n) for a, names in COURSE.assignments().items() for n in names]
-
-
-def wrong_answers(source: nbformat.NotebookNode) -> dict[str, str]:
-    """The first wrong solution (by name) of every other autograded answer of ``source`` (the first, the third,
-    ...): the answers between keep their model answer, and must keep their points."""
-    answers = samples.autograded_answers(source)[::2]
-    return {answer: answer_files(TESTS, "wrong", answer)[0].read_text() for answer in answers}
 
 
 def cell_index(nb, grade_id: str) -> int:
@@ -110,15 +104,10 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         nb.cells.insert(cell_index(nb, "ch04_code_04") + 1, nbformat.v4.new_code_cell(answer.source))
     variant("deleted and moved cells", delete_and_move)
 
-    def reorder(nb):
-        tests = nb.cells.pop(cell_index(nb, "ch04_rotation_tests"))
-        nb.cells.insert(cell_index(nb, "ch04_rotation"), tests)
-    variant("reordered cells", reorder)
-
     def edit_tests(nb):
         nb.cells[cell_index(nb, "ch04_rotation_tests")].source = "pass"
     variant("edited test cell", edit_tests, {"ch04_rotation": clockwise})
-    variant("infinite loop", lambda nb: None, {"ch04_rotation": "def rotation(angle):\n    while True:\n        pass"})
+    variant("infinite loop", add("while True:\n    pass"))
     variant("loop that ignores interrupts", lambda nb: None, {"ch04_rotation": (
         "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
         "        except BaseException:\n            pass")})
@@ -126,16 +115,12 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     variant("gigantic output", add("print('x' * 5_000_000)"))
     variant("sys.exit", lambda nb: None, {"ch04_rotation": model + "\nimport sys\nsys.exit(1)"})
     variant("os._exit", lambda nb: None, {"ch04_rotation": model + "\nimport os\nos._exit(0)"})
-    variant("segfault", lambda nb: None, {"ch04_rope_score": (
-        "import ctypes\n\ndef rope_score(q, k, m, n, theta):\n    return ctypes.string_at(0)")})
     variant("patched numpy and math", add(
         "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
         "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
         at="ch04_code_04"), {"ch04_rotation": clockwise})
-    variant("patched self-check", lambda nb: None,
-            {"ch04_rotation": clockwise + "\ncheck = lambda *args, **kwargs: None\n"})
     variant("patched builtins", add(
-        "import builtins\nfor name in ('abs', 'float', 'round', 'max', 'min', 'isinstance'):\n"
+        "import builtins\nfor name in ('abs', 'round'):\n"
         "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": clockwise})
     variant("input transformer", add(
         "get_ipython().input_transformers_post.append(lambda lines: [])", at="ch04_rotation"),
@@ -143,13 +128,9 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     variant("exception hook", add(
         "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)", at="ch04_rotation"),
         {"ch04_rotation": clockwise})
-    variant("José Müller", lambda nb: None, name="rotation (1).ipynb")
-    variant("Ada Lovelace", lambda nb: None, name="rotación final.ipynb")
-
-    def strip_metadata(nb):
-        for c in nb.cells:
-            c.metadata = {}
-    variant("metadata stripped", strip_metadata)
+    variant("José Müller", lambda nb: None, name="rotación (1).ipynb")
+    bad["saved by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=True))
+    bad["metadata stripped by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=False))
 
     def duplicate(nb):
         i = cell_index(nb, "ch04_rotation")
@@ -175,34 +156,44 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     return bad
 
 
-def correct_forms() -> dict[str, dict[str, str]]:
-    """``{form: {answer: source}}`` from tests/chNN/correct_solutions/<form>.py (``loops``, ``float32``, ...)."""
+def as_colab_saves_it(notebook: nbformat.NotebookNode, keep_nbgrader: bool) -> str:
+    """The JSON Colab writes for ``notebook``: nbformat 4.0 (no cell ids), a colab block, an id in each cell's
+    metadata, and the cells' nbgrader metadata kept or, by some tools on the way, stripped."""
+    saved = json.loads(nbformat.writes(notebook))
+    saved["nbformat"], saved["nbformat_minor"] = 4, 0
+    saved["metadata"]["colab"] = {"provenance": [], "name": "rotation.ipynb"}
+    for cell in saved["cells"]:
+        cell.pop("id", None)
+        if not keep_nbgrader:
+            cell["metadata"].pop("nbgrader", None)
+        cell["metadata"]["id"] = secrets.token_urlsafe(9)
+    return json.dumps(saved, indent=2)
+
+
+def mixed_answers() -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
+    """``{(assignment, notebook): {answer: (what, code)}}``, the mixed submission of every notebook: for every other
+    autograded answer (the second, the fourth, ...) its first wrong solution (``what`` is "wrong"), and for the
+    answers between another correct form of ``tests/chNN/correct_solutions/<form>.py`` (``what`` names it), the
+    least used so far, the rarest in the corpus first (the error subclass of ch02_add_positions among them)."""
     forms: dict[str, dict[str, str]] = {}
-    for assignment, notebook in notebooks():
-        for answer in samples.autograded_answers(read("source", assignment, notebook)):
+    for key in notebooks():
+        for answer in samples.autograded_answers(read("source", *key)):
             for path in answer_files(TESTS, "correct", answer):
                 forms.setdefault(path.stem, {})[answer] = answer_source(path, answer)
-    return forms
+    used, chosen = dict.fromkeys(forms, 0), {}
+    for key in notebooks():
+        chosen[key] = {}
+        for number, answer in enumerate(samples.autograded_answers(read("source", *key))):
+            if number % 2:
+                chosen[key][answer] = ("wrong", answer_files(TESTS, "wrong", answer)[0].read_text())
+                continue
+            form = min((f for f in forms if answer in forms[f]), key=lambda f: (used[f], len(forms[f]), f))
+            used[form] += 1
+            chosen[key][answer] = (form, forms[form][answer])
+    return chosen
 
 
-def correct_choices() -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
-    """``{(assignment, notebook): {answer: (form, code)}}``: one other correct form for every answer that has one,
-    the least used so far (the rarest in the corpus first), so that every form is graded somewhere in the course."""
-    forms = correct_forms()
-    used = dict.fromkeys(forms, 0)
-    choices = {}
-    for assignment, notebook in notebooks():
-        chosen = {}
-        for answer in samples.autograded_answers(read("source", assignment, notebook)):
-            candidates = [form for form in forms if answer in forms[form]]
-            if candidates:
-                form = min(candidates, key=lambda f: (used[f], len(forms[f]), f))
-                used[form] += 1
-                chosen[answer] = (form, forms[form][answer])
-        choices[(assignment, notebook)] = chosen
-    return choices
-
-
+MIXED = mixed_answers()
 MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
 SECRET = f"posenc-secret-{secrets.token_hex(8)}"  # in a file only its owner (root, in CI) may read
 ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
@@ -211,39 +202,41 @@ ESCAPE_BYTES = b"\x1b[2J\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x9b31m"  # the same a
 SECRET_FILES = ("/etc/shadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_rsa_key")
 
 
-def attacks(root: Path, port: int) -> dict[str, str]:
-    """``{student: code of a cell}``: each attacks the grader or the class from inside a rotation submission.
+ATTACKER = "attacker"
 
-    The cell prints ``ATTACK <student>: succeeded`` or ``ATTACK <student>: failed (<error>)``.
-    """
+
+def attacks(root: Path, port: int) -> dict[str, str]:
+    """``{attack: code of a cell}``: each attacks the grader or the class from inside the attacker's rotation
+    submission, which holds them all. The cell prints ``ATTACK <attack>: succeeded`` or ``ATTACK <attack>: failed
+    (<error>)``."""
     victim, out = root / "submissions" / "perfect", root / "out"
     code = {
-        "attack delete a classmate": f"import shutil\nshutil.rmtree({str(victim)!r})",
-        "attack write into OUT": (f"import glob\nopen({str(out / 'hacked.txt')!r}, 'w').write('x')\n"
+        "delete a classmate": f"import shutil\nshutil.rmtree({str(victim)!r})",
+        "write into OUT": (f"import glob\nopen({str(out / 'hacked.txt')!r}, 'w').write('x')\n"
                                   f"books = glob.glob({str(out)!r} + '/**/gradebook.db', recursive=True)\n"
                                   "assert books, 'no gradebook in sight'\nopen(books[0], 'wb').write(b'')"),
-        "attack detached process": (
+        "detached process": (
             "import subprocess, sys, time\nsubprocess.Popen([sys.executable, '-c', "
             f"{f'import shutil, time; time.sleep(4); shutil.rmtree({str(victim)!r}); print({MARK!r})'!r}], "
             "start_new_session=True)\ntime.sleep(0.5)\nassert False, 'started, and it must not outlive grading'"),
-        "attack read the hidden tests": (
+        "read the hidden tests": (
             f"text = open({str(COURSE.source(*ROTATION))!r}).read()\nassert 'BEGIN HIDDEN TESTS' in text"),
-        "attack open a socket": (
+        "open a socket": (
             f"import socket\nsocket.create_connection(('127.0.0.1', {port}), timeout=3).sendall(b'hello')"),
-        "attack read a root-only file": (
+        "read a root-only file": (
             f"import os\nprint('ids', os.getuid(), os.getgid(), os.getgroups())\nstolen = []\n"
             f"for path in {[str(root / 'secret' / 'root-only.txt'), *SECRET_FILES]!r}:\n"
             "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
             "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
-        "attack read the environment": (
+        "read the environment": (
             "import glob, os\nseen = [repr(dict(os.environ))]\nfor path in glob.glob('/proc/*/environ'):\n"
             "    try:\n        seen.append(open(path, 'rb').read().decode(errors='replace'))\n"
             "    except OSError:\n        pass\nprint(*seen)\n"
             f"assert any({ENV_NAME!r} in text for text in seen), 'no variable of the grader in sight'"),
     }
-    return {student: (f"try:\n{_indent(text)}\n    print('ATTACK {student}: succeeded')\n"
-                      f"except Exception as error:\n    print(f'ATTACK {student}: failed ({{error!r}})')")
-            for student, text in code.items()}
+    return {attack: (f"try:\n{_indent(text)}\n    print('ATTACK {attack}: succeeded')\n"
+                     f"except Exception as error:\n    print(f'ATTACK {attack}: failed ({{error!r}})')")
+            for attack, text in code.items()}
 
 
 def _indent(text: str) -> str:
@@ -294,31 +287,29 @@ def graded(tmp_path_factory, prepared_course):
     """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
     root = tmp_path_factory.mktemp("grading")
     shutil.copytree(prepared_course, root / "out" / PREPARED)
-    submissions, correct = root / "submissions", correct_choices()
+    submissions = root / "submissions"
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
-        folder = submissions / "{}" / assignment / f"{notebook}.ipynb"
-        write(Path(str(folder).format("perfect")), samples.filled(release, samples.solutions(source)))
-        write(Path(str(folder).format("blank")), release)
-        write(Path(str(folder).format("wrong")),
-              samples.filled(release, {**samples.solutions(source), **wrong_answers(source)}))
-        others = {answer: code for answer, (_, code) in correct[(assignment, notebook)].items()}
-        write(Path(str(folder).format("correct")), samples.filled(release, {**samples.solutions(source), **others}))
-        kind, models = CHEATS[assignment], samples.solutions(source)
-        write(Path(str(folder).format(f"cheat-{kind}")), samples.filled(release, {
-            answer: cheats.cheat(kind, cheats.names(models[answer])) for answer in samples.autograded_answers(source)}))
+        folder, models = submissions / "{}" / assignment / f"{notebook}.ipynb", samples.solutions(source)
+        write(Path(str(folder).format("mixed")), samples.filled(release, {
+            answer: code for answer, (_, code) in MIXED[(assignment, notebook)].items()}))
+        if assignment in CHEATS:
+            write(Path(str(folder).format(f"cheat-{CHEATS[assignment]}")), samples.filled(release, {
+                answer: cheats.cheat(CHEATS[assignment], cheats.names(models[answer]))
+                for answer in samples.autograded_answers(source)}))
     for student, (name, content) in bad_submissions().items():
         write(submissions / student / ROTATION[0] / name, content)
+    write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release", *ROTATION))
+    write(submissions / "blank" / ROTATION[0] / "rotation.ipynb", read("release", *ROTATION))
     (submissions / "only a pdf" / ROTATION[0]).mkdir(parents=True)
     (submissions / "only a pdf" / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
     server = socket.create_server(("127.0.0.1", 0))
     server.setblocking(False)
-    for student, code in attacks(root, server.getsockname()[1]).items():
-        nb = solved()
-        nb.cells.append(nbformat.v4.new_code_cell(code))
-        write(submissions / student / ROTATION[0] / "rotation.ipynb", nb)
-    others = {p.name: tree_digest(p) for p in submissions.iterdir() if not p.name.startswith("attack")}
+    nb = solved()
+    nb.cells += [nbformat.v4.new_code_cell(code) for code in attacks(root, server.getsockname()[1]).values()]
+    write(submissions / ATTACKER / ROTATION[0] / "rotation.ipynb", nb)
+    others = {p.name: tree_digest(p) for p in submissions.iterdir() if p.name != ATTACKER}
     (root / "secret").mkdir(mode=0o700)
     (root / "secret" / "root-only.txt").write_text(SECRET)
     (root / "secret" / "root-only.txt").chmod(0o600)
@@ -357,58 +348,46 @@ def autograded_cells(assignment: str, notebook: str) -> list[str]:
     return [f"{a}_tests" for a in samples.autograded_answers(read("source", assignment, notebook))]
 
 
-@pytest.mark.parametrize("assignment,notebook", notebooks())
-def test_model_answers_get_full_marks_on_every_autograded_cell(graded, assignment, notebook):
+def test_model_answers_get_full_marks_and_the_student_version_zero_on_every_autograded_cell(graded):
     out, rows, _, _ = graded
-    scores = grades(out / "out", "perfect", assignment, notebook)
-    for name in autograded_cells(assignment, notebook):
-        assert scores[name][0] == scores[name][1] > 0, name
-    assert rows[("perfect", assignment, notebook)]["status"] == "ok"
+    perfect, blank = (grades(out / "out", student, *ROTATION) for student in ("perfect", "blank"))
+    for name in autograded_cells(*ROTATION):
+        assert perfect[name][0] == perfect[name][1] > 0 and blank[name][0] == 0, name
+    assert rows[("perfect", *ROTATION)]["status"] == "ok" and rows[("blank", *ROTATION)]["score"] == 0
 
 
 @pytest.mark.parametrize("assignment,notebook", notebooks())
-def test_student_version_scores_zero_on_every_autograded_cell(graded, assignment, notebook):
+def test_wrong_answers_lose_their_points_and_correct_answers_written_differently_keep_theirs(graded, assignment,
+                                                                                           notebook):
     out, rows, _, _ = graded
-    scores = grades(out / "out", "blank", assignment, notebook)
-    assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
-    assert rows[("blank", assignment, notebook)]["score"] == 0
-
-
-@pytest.mark.parametrize("assignment,notebook", notebooks())
-def test_a_wrong_answer_loses_its_own_points_and_only_those(graded, assignment, notebook):
-    out, _, _, _ = graded
-    source = read("source", assignment, notebook)
-    substituted = wrong_answers(source)
-    scores = grades(out / "out", "wrong", assignment, notebook)
-    for answer in samples.autograded_answers(source):
+    scores = grades(out / "out", "mixed", assignment, notebook)
+    message = rows[("mixed", assignment, notebook)]["message"]
+    for answer, (what, _) in MIXED[(assignment, notebook)].items():
         score, most = scores[f"{answer}_tests"]
-        if answer in substituted:
+        if what == "wrong":
             assert score < most, f"{answer}: its wrong solution got full marks"
         else:
-            assert score == most, f"{answer}: kept its model answer but lost points"
+            assert score == most > 0, f"{answer} with the {what} answer lost points: {message}"
 
 
 EXPECTED = {  # student: (status, score of the 6 autograded points, words the message must contain)
     "malformed json": ("unreadable", 0, "not a Jupyter notebook"),
     "another assignment": ("wrong_notebook", 0, "ch05_norm/norm.ipynb"),
     "deleted and moved cells": ("repaired", 6, "missing"),
-    "reordered cells": ("repaired", 6, "moved"),
     "edited test cell": ("repaired", 3, "edited"),
-    "infinite loop": ("timeout", 3, "limit"),
+    "infinite loop": ("timeout", 6, "limit"),
     "loop that ignores interrupts": ("timeout", 3, "limit"),
     "memory bomb": ("memory", 6, "memory"),
     "gigantic output": ("ok", 6, "cut"),
     "sys.exit": ("ok", 6, ""),
     "os._exit": ("crashed", 3, "killed the kernel"),
-    "segfault": ("crashed", 3, "killed the kernel"),
     "patched numpy and math": ("flagged", 3, "np.allclose"),
-    "patched self-check": ("flagged", 3, "rebinds check"),
-    "patched builtins": (None, None, "builtins"),  # breaks ipykernel itself: a timeout or a crash, then flagged
+    "patched builtins": ("flagged", 3, "builtins"),
     "input transformer": ("tampered", 0, "must fail"),
     "exception hook": ("flagged", 3, "get_ipython"),
-    "José Müller": ("ok", 6, "rotation (1).ipynb"),
-    "Ada Lovelace": ("ok", 6, "'rotación final.ipynb' graded as rotation.ipynb"),
-    "metadata stripped": ("repaired", 6, "metadata"),
+    "José Müller": ("ok", 6, "'rotación (1).ipynb' graded as rotation.ipynb"),
+    "saved by Colab": ("ok", 6, ""),
+    "metadata stripped by Colab": ("repaired", 6, "lost its nbgrader metadata"),
     "duplicated cell": ("repaired", 6, "copy"),
     "answer turned to markdown": ("repaired", 6, "turned back"),
     "too large": ("too_large", 0, "MB"),
@@ -422,12 +401,7 @@ def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
     _, rows, _, _ = graded
     status, score, words = EXPECTED[student]
     row = rows[(student, *ROTATION)]
-    assert row["status"] == status if status else row["status"] in ("timeout", "crashed", "flagged"), row["message"]
-    assert words in row["message"]
-    if score is not None:
-        assert row["score"] == score, row["message"]
-    else:
-        assert row["score"] < 6
+    assert (row["status"], row["score"]) == (status, score) and words in row["message"], row["message"]
     assert row["max_score"] == 12  # 6 autograded + 6 by hand (two written proofs)
 
 
@@ -437,26 +411,10 @@ def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):
     assert row["score"] == 6 and "rotation-old.ipynb" in row["message"]
 
 
-def test_every_form_of_a_correct_answer_is_graded_through_the_pipeline():
-    graded = {form for chosen in correct_choices().values() for form, _ in chosen.values()}
-    assert graded == set(correct_forms())
-
-
-@pytest.mark.parametrize("assignment,notebook", notebooks())
-def test_correct_answers_written_differently_get_full_marks(graded, assignment, notebook):
+@pytest.mark.parametrize("assignment", sorted(CHEATS))
+def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assignment):
     out, rows, _, _ = graded
-    forms = {answer: form for answer, (form, _) in correct_choices()[(assignment, notebook)].items()}
-    scores = grades(out / "out", "correct", assignment, notebook)
-    message = rows[("correct", assignment, notebook)]["message"]
-    for name in autograded_cells(assignment, notebook):
-        form = forms.get(name.removesuffix("_tests"), "model")
-        assert scores[name][0] == scores[name][1] > 0, f"{name} with the {form} answer: {message}"
-
-
-@pytest.mark.parametrize("assignment,notebook", notebooks())
-def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assignment, notebook):
-    out, rows, _, _ = graded
-    student = f"cheat-{CHEATS[assignment]}"
+    student, notebook = f"cheat-{CHEATS[assignment]}", COURSE.assignments()[assignment][0]
     assert rows[(student, assignment, notebook)]["score"] == 0, rows[(student, assignment, notebook)]["message"]
     scores = grades(out / "out", student, assignment, notebook)
     assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
@@ -465,27 +423,23 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assi
     assert "returned an Anything" in page or CHEATS[assignment] in ("ndarray", "found_at_call")
 
 
-def test_every_kind_of_cheat_is_graded_through_the_pipeline():
-    assert set(CHEATS.values()) == set(cheats.RETURNS)
-
-
-def printed_by(root: Path, student: str) -> str:
-    """The text a student's code cells printed, from the autograded notebook."""
-    autograded = nbformat.read(str(root / "out" / INSTRUCTOR_ONLY / "autograded" / student / ROTATION[0]
+def printed_by_the_attacker(root: Path) -> str:
+    """The text the attacker's code cells printed, from the autograded notebook."""
+    autograded = nbformat.read(str(root / "out" / INSTRUCTOR_ONLY / "autograded" / ATTACKER / ROTATION[0]
                                    / "rotation.ipynb"), 4)
     return "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
 
 
 @needs_sandbox
-@pytest.mark.parametrize("student", ["attack delete a classmate", "attack write into OUT", "attack detached process",
-                                     "attack read the hidden tests", "attack open a socket",
-                                     "attack read a root-only file", "attack read the environment"])
-def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
+@pytest.mark.parametrize("attack", ["delete a classmate", "write into OUT", "detached process", "read the hidden tests",
+                                    "open a socket", "read a root-only file", "read the environment"])
+def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, attack):
     root, rows, _, after = graded
-    printed = printed_by(root, student)
-    assert f"ATTACK {student}: failed" in printed and "succeeded" not in printed, printed  # the detached process
-    # starts (its cell then fails on purpose): what it would do later is checked by "alive" and "others" below
-    assert rows[(student, *ROTATION)]["score"] == 6, rows[(student, *ROTATION)]["message"]
+    printed = printed_by_the_attacker(root)
+    assert f"ATTACK {attack}: failed" in printed and f"ATTACK {attack}: succeeded" not in printed, printed  # the
+    # detached process starts (its cell then fails on purpose): what it would do later is checked by "alive" and
+    # "others" below
+    assert rows[(ATTACKER, *ROTATION)]["score"] == 6, rows[(ATTACKER, *ROTATION)]["message"]
     assert after["others"], "a submission of another student changed during grading"
     assert not (root / "out" / "hacked.txt").exists()
     assert not after["socket reached"], "a kernel reached a server on the grader's loopback"
@@ -495,7 +449,7 @@ def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, student):
 @needs_sandbox
 def test_the_kernel_is_a_user_with_no_privilege_and_no_group(graded):
     root, _, _, _ = graded
-    ids = next(line.split() for line in printed_by(root, "attack read a root-only file").splitlines()
+    ids = next(line.split() for line in printed_by_the_attacker(root).splitlines()
                if line.startswith("ids "))
     uid, gid, groups = int(ids[1]), int(ids[2]), " ".join(ids[3:])
     assert uid != 0 and gid != 0 and groups == "[]", ids
@@ -542,20 +496,6 @@ def test_no_secret_reaches_any_output_file_or_the_graders_terminal(graded):
             content = path.read_bytes()
             assert not [s for s in found if s.encode() in content], path
     assert not [s for s in found if s in after["terminal"] or s in "\n".join(lines)]
-
-
-@needs_sandbox
-def test_no_variable_of_the_graders_environment_reaches_the_kernel(tmp_path, monkeypatch):
-    from posenc_grader.execute import GradingExecute
-
-    monkeypatch.setenv(ENV_NAME, ENV_SECRET)
-    nb = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell("import os\nprint(dict(os.environ))")])
-    nb.metadata.kernelspec = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    (tmp_path / "private").mkdir()
-    executor = GradingExecute(private_dir=str(tmp_path / "private"), startup_timeout=60)
-    done, _ = executor.preprocess(nb, {"metadata": {"path": str(tmp_path)}})
-    environment = done.cells[0].outputs[0]["text"]
-    assert "'HOME': '/tmp'" in environment and ENV_NAME not in environment and ENV_SECRET not in environment
 
 
 @needs_sandbox
@@ -661,33 +601,16 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     assert done.cells[0].outputs[0]["text"] == "42\n"
 
 
-def test_grades_csv_has_one_row_per_student_and_notebook(graded):
-    out, rows, _, _ = graded
+def test_every_row_has_one_line_in_grades_csv_a_feedback_page_and_a_progress_line(graded):
+    out, rows, lines, _ = graded
     with open(out / "out" / "grades.csv", encoding="utf-8") as f:
         table = list(csv.DictReader(f))
     assert list(table[0]) == ["student", "assignment", "notebook", "score", "max_score", "progress", "status",
                               "message"]
-    keys = [(r["student"], r["assignment"], r["notebook"]) for r in table]
-    assert len(keys) == len(set(keys)) == len(rows)
-    assert {r["status"] for r in table} <= {"ok", "repaired", "flagged", "timeout", "memory", "crashed",
-                                            "tampered", "wrong_notebook", "unreadable", "too_large", "missing"}
-
-
-def test_every_row_has_a_feedback_page_of_reasonable_size(graded):
-    out, rows, _, _ = graded
+    assert sorted((r["student"], r["assignment"], r["notebook"]) for r in table) == sorted(rows)
     for student, assignment, notebook in rows:
         page = out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html"
-        assert page.is_file(), page
-        assert page.stat().st_size < 1_000_000, page
-    page = (out / "out" / HAND_BACK / "feedback" / "perfect" / "ch04_rotation" / "rotation.html").read_text()
-    assert "Score" in page and "hidden tests: their code is not shown" in page and "default_rng(401)" not in page
-    autograded = (out / "out" / INSTRUCTOR_ONLY / "autograded" / "perfect" / "ch04_rotation"
-                  / "rotation.ipynb").read_text()
-    assert "BEGIN HIDDEN TESTS" in autograded
-
-
-def test_progress_is_reported_for_every_notebook(graded):
-    _, rows, lines, _ = graded
+        assert page.is_file() and page.stat().st_size < 1_000_000, page
     assert sum(line.startswith("[") for line in lines) == len(rows)
 
 
@@ -712,8 +635,7 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     out, rows, _, _ = graded
     before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
     again = tmp_path / "again"
-    for student in ("perfect", "José Müller", "malformed json", "os._exit", "blank", "attack write into OUT",
-                    "attack delete a classmate", "attack detached process", "correct"):
+    for student in ("perfect", "José Müller", "malformed json", "os._exit", ATTACKER, "mixed"):
         # one notebook each (their rotation notebook): the rows graded again, and all the others, must not change
         shutil.copytree(out / "submissions" / student / ROTATION[0], again / student / ROTATION[0])
     db = f"sqlite:///{out / 'out' / INSTRUCTOR_ONLY / 'gradebook.db'}"

@@ -78,26 +78,6 @@ def test_unpacking_refuses_whatever_pack_cannot_have_made(data):
         wire.unpack(data)
 
 
-def test_a_call_in_the_kernel_answers_with_plain_data_or_names_what_went_wrong():
-    def rotate(v, angle=0.0):
-        if angle < 0:
-            raise ValueError("angles are positive here")
-        return np.array([v[0] * np.cos(angle) - v[1] * np.sin(angle), v[0] * np.sin(angle) + v[1] * np.cos(angle)])
-
-    namespace = {"rotate": rotate, "odd": lambda: Foo(), "leave": lambda: exit(3)}
-
-    def request(*args, **kwargs):
-        return json.loads(json.dumps({"args": wire.pack(list(args)), "kwargs": wire.pack(list(kwargs.items()))}))
-
-    answer = wire.answer(namespace, "rotate", request(np.array([1.0, 0.0]), angle=np.pi / 2))
-    assert np.allclose(wire.unpack(answer["value"]), [0.0, 1.0])
-    assert wire.answer(namespace, "rotate", request([1.0, 0.0], angle=-1.0)) == {
-        "raised": "ValueError", "message": "angles are positive here"}
-    assert wire.answer(namespace, "odd", request()) == {"returned": "Foo"}
-    assert wire.answer(namespace, "leave", request())["raised"] == "SystemExit"
-    assert wire.answer(namespace, "missing", request())["raised"] == "NameError"
-
-
 def kernel(functions: dict):
     """A stand-in for the kernel's side of :func:`posenc_grader.hidden.run`, in this process (no wall)."""
     def call(name, request):
@@ -118,7 +98,7 @@ for angle in np.linspace(-3, 3, 7):
     assert len(got) == 2 and abs(got[1, 0] - np.sin(angle)) < 1e-9, "rotation(angle) should turn by angle"
     assert isclose(float(np.linalg.det(got)), 1.0), "a rotation keeps areas"
 try:
-    rotation(11.0)
+    rotation(angle=11.0)
 except ValueError:
     pass
 """
@@ -147,6 +127,9 @@ def test_what_the_answer_raises_is_raised_again_by_name_and_what_it_returns_is_j
     assert unknown == ("LinAlgError", "rotation raised LinAlgError: Singular matrix")
     sent = hidden.run("rotation(print)", ["rotation"], kernel({"rotation": student_rotation}))
     assert sent.ename == "TypeError" and "only numbers, text, arrays" in sent.message
+    exited = hidden.run("rotation(1.0)", ["rotation"], kernel({"rotation": lambda angle: exit(3)}))
+    assert exited == ("SystemExit", "rotation raised SystemExit: 3")
+    assert hidden.run("rotation(1.0)", ["rotation"], kernel({})).ename == "NameError"
 
 
 def test_a_stopped_call_ends_the_hidden_tests_whatever_they_catch():

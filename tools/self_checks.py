@@ -196,9 +196,11 @@ def problems(root: Path, nb, answer: str) -> list[str]:
         if failure is None:
             found.append(f"{path.relative_to(root)} passes the hidden tests: make them catch it")
     stub = "".join(line for line in samples.solutions(nb)[answer].splitlines(keepends=True) if "return" not in line)
-    (outcome, said), _ = grade(nb, answer, stub.rstrip() + "\n    raise NotImplementedError()\n")
+    (outcome, said), failure = grade(nb, answer, stub.rstrip() + "\n    raise NotImplementedError()\n")
     if "not written yet" not in said:
         found.append(f"the self-check of an unwritten answer does not say so ({outcome}: {said})")
+    if failure is None:
+        found.append("the student version, its answer unwritten, passes the hidden tests: make them call the function")
     return found
 
 

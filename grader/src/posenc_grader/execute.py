@@ -116,15 +116,6 @@ class SandboxedKernelManager(AsyncKernelManager):
             sandbox.hand_over(Path(self.sandbox_dir))
             sandbox.hand_over(Path(self.connection_file))
 
-    @property
-    def kernel_spec(self):
-        """The kernel's spec, told to interrupt by message in the sandbox: the kernel leads a session of its
-        own there, which a signal to the process group of ``bwrap`` does not reach; asked, it signals itself."""
-        spec = super().kernel_spec
-        if spec is not None and self.sandbox_dir:
-            spec.interrupt_mode = "message"
-        return spec
-
 
 class GradingExecute(Execute):
     """nbgrader's ``Execute`` with resource limits, recovery from dead or stuck kernels, and output caps."""
@@ -166,6 +157,9 @@ class GradingExecute(Execute):
             km.transport = "ipc"  # TCP inside the sandbox's network namespace is out of reach
             km.connection_file = os.path.join(self.private_dir, "kernel.json")
             km.ip = os.path.join(self.private_dir, "kernel-ipc")
+            # the kernel leads a session of its own in the sandbox, which a signal to the process group of bwrap
+            # does not reach: it is told to interrupt itself, by message
+            km.kernel_spec.interrupt_mode = "message"
         return km
 
     @property

@@ -1,6 +1,6 @@
 """Feedback pages, what students receive: rendered from the class gradebook, with no hidden test in them.
 
-A page is nbgrader's feedback page (its ``feedback`` template and ``GetGrades``), rendered by :class:`Pages`
+A page is nbgrader's feedback page (its ``feedback`` template and ``GetGrades``), rendered by :func:`render`
 from a row's autograded notebook and the class gradebook as they are at that moment, so that grading again
 and refreshing after grading by hand give the same page, manual scores and comments included:
 
@@ -20,6 +20,7 @@ A row that was not graded (no file, not a notebook, too large) gets a page that 
 
 from __future__ import annotations
 
+import functools
 import html
 from pathlib import Path
 
@@ -68,6 +69,7 @@ class ClassGrades(GetGrades):
         meta["pending"] = grade.auto_score is None and grade.manual_score is None
 
 
+@functools.cache
 def _exporter():
     """An HTML exporter with nbgrader's feedback styles, :data:`TEMPLATE`, the two preprocessors above and
     :class:`~posenc_grader.sanitize.Sanitize`."""
@@ -90,23 +92,14 @@ def _exporter():
     return exporter
 
 
-class Pages:
-    """Renders feedback pages from the gradebook at ``db_url``; the exporter is made once, on first use."""
-
-    def __init__(self, db_url: str):
-        self.db_url = db_url
-        self._exporter = None
-
-    def render(self, autograded: Path, key: tuple[str, str, str], summary: str) -> str:
-        """The page of the autograded notebook of ``key`` (student, assignment, notebook), headed by ``summary``."""
-        if self._exporter is None:
-            self._exporter = _exporter()
-        student, assignment, notebook = key
-        resources = {"unique_key": notebook, "posenc": {"summary": summary},
-                     "nbgrader": {"student": student, "assignment": assignment, "notebook": notebook,
-                                  "db_url": self.db_url}}
-        page, _ = self._exporter.from_filename(str(autograded), resources=resources)
-        return disarm(page, keep="\n\r\t")
+def render(autograded: Path, key: tuple[str, str, str], summary: str, db_url: str) -> str:
+    """The page of the autograded notebook of ``key`` (student, assignment, notebook), headed by ``summary``, with the
+    scores of the gradebook at ``db_url``."""
+    student, assignment, notebook = key
+    resources = {"unique_key": notebook, "posenc": {"summary": summary},
+                 "nbgrader": {"student": student, "assignment": assignment, "notebook": notebook, "db_url": db_url}}
+    page, _ = _exporter().from_filename(str(autograded), resources=resources)
+    return disarm(page, keep="\n\r\t")
 
 
 def plain_page(assignment: str, notebook: str, status: str, message: str) -> str:

@@ -124,7 +124,6 @@ class ClassRecord:
         self.statuses = json.loads(self.status_file.read_text(encoding="utf-8")) if self.status_file.is_file() else {}
         with self._gradebook() as gb:
             self.known = {(a.name, n.name) for a in gb.assignments for n in a.notebooks}
-        self._pages = None
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
@@ -183,8 +182,7 @@ class ClassRecord:
         page, autograded, entry = self.page(key), self._path("autograded", key, ".ipynb"), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
         if autograded.is_file() and key[1:] in self.known:
-            self._pages = self._pages or feedback.Pages(self.db_url)
-            text = self._pages.render(autograded, key, self.mark(key).summary)
+            text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)
         else:
             text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
         page.write_text(text, encoding="utf-8")

@@ -73,13 +73,6 @@ def _tool(name: str) -> str:
     return path
 
 
-def _mirror(path: str) -> list[str]:
-    """bwrap's options that show ``path`` read-only at the same place: a link as a link, else a bind."""
-    if os.path.islink(path):
-        return ["--symlink", os.readlink(path), path]
-    return ["--ro-bind", path, path] if os.path.exists(path) else []
-
-
 def _bind(option: str, path: str) -> list[str]:
     """bwrap's ``option`` (``--bind``, ``--ro-bind``) for ``path`` at the same place, after folders for its
     parents that anyone may enter (bwrap would make them for root alone, closed to the sandbox's user)."""
@@ -88,14 +81,9 @@ def _bind(option: str, path: str) -> list[str]:
 
 
 def _system_mounts() -> list[str]:
-    """Read-only ``/usr``, ``/bin``, ``/lib``, ... (as links or binds), and of ``/etc`` only :data:`ETC`."""
-    args = ["--ro-bind", "/usr", "/usr"]
-    for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
-        args += _mirror(top)
-    args += ["--dir", "/etc"]
-    for name in ETC:
-        args += _mirror(f"/etc/{name}")
-    return args
+    """Read-only ``/usr``, ``/bin``, ``/lib``, ..., and of ``/etc`` only :data:`ETC`, each where it exists."""
+    paths = ["/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", *(f"/etc/{name}" for name in ETC)]
+    return ["--dir", "/etc", *(arg for path in paths for arg in ("--ro-bind-try", path, path))]
 
 
 def _package() -> list[str]:

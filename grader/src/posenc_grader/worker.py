@@ -41,7 +41,6 @@ class Limits:
     max_output_chars: int = 20_000
 
 
-
 def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool,
               answer_names: list[str]):
     """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits.
@@ -119,9 +118,9 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
     finally:
         shutil.rmtree(private, ignore_errors=True)
     events = json.loads(report.read_text()) if report.is_file() else []
-    if not outcome["success"]:
-        return {"error": _last_lines(outcome.get("log") or outcome.get("error") or "nbgrader autograde failed"),
-                "events": events}
+    if not outcome["success"]:  # nbgrader's log, its last lines
+        log = outcome.get("log") or outcome.get("error") or "nbgrader autograde failed"
+        return {"error": "\n".join(log.strip().splitlines()[-12:]), "events": events}
     tampered = any(e["kind"] == "canary" and e["ok"] is False for e in events)
     with Gradebook(f"sqlite:///{course / 'gradebook.db'}") as gb:
         submission = gb.find_submission_notebook(notebook, assignment, STUDENT)
@@ -151,7 +150,3 @@ def _add_note(path: Path, notes: str) -> None:
     nb = nbformat.read(str(path), as_version=4)
     nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {notes}"))
     nbformat.write(nb, str(path))
-
-
-def _last_lines(text: str, n: int = 12) -> str:
-    return "\n".join(text.strip().splitlines()[-n:])
