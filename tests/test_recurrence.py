@@ -1,4 +1,4 @@
-"""The causal linear recurrence against its unrolled sum over the kernels C A^k B."""
+"""The causal linear recurrence against its unrolled sum over the matrices W_out A^k W_in."""
 
 import numpy as np
 import pytest
@@ -15,7 +15,7 @@ def test_the_recurrence_is_the_sum_of_its_kernels_over_earlier_tokens(seed, n, d
     x, b = rng.standard_normal((n, d_in)), rng.standard_normal((d_state, d_in))
     c = rng.standard_normal((d_out, d_state))
     a = rng.standard_normal((d_state, d_state)) / (2 * np.sqrt(d_state))
-    kernel = [c @ np.linalg.matrix_power(a, k) @ b for k in range(n)]  # C A^k B
+    kernel = [c @ np.linalg.matrix_power(a, k) @ b for k in range(n)]  # W_out A^k W_in
     expected = np.array([sum(kernel[t - u] @ x[u] for u in range(t + 1)) for t in range(n)])
     np.testing.assert_allclose(linear_recurrence(x, a, b, c), expected, rtol=1e-9, atol=1e-12)
 

@@ -3,10 +3,10 @@ r"""A causal linear recurrence: the layer that reads order from the order in whi
 Hybrid stacks (Qwen3-Next, Kimi Linear) make most layers recurrent: linear attention with gates, or a
 state-space layer. Their simplest form runs a state through the tokens in order,
 
-.. math:: h_t = A h_{t-1} + B x_t, \qquad h_{-1} = 0, \qquad y_t = C h_t ,
+.. math:: h_m = A h_{m-1} + W_\text{in} x_m, \qquad h_{-1} = 0, \qquad y_m = W_\text{out} h_m ,
 
-so that :math:`y_t = \sum_{u \le t} C A^{t-u} B\, x_u`: token :math:`u` reaches output :math:`t` through the
-kernel :math:`C A^{t-u} B`, a function of the offset :math:`t - u` alone. No position encoding enters, and
+so that :math:`y_m = \sum_{n \le m} W_\text{out} A^{m-n} W_\text{in}\, x_n`: token :math:`n` reaches output :math:`m`
+through a matrix that depends on the offset :math:`n - m` alone. No position encoding enters, and
 yet the layer is not permutation equivariant unless every kernel past the first vanishes.
 """
 
@@ -17,7 +17,7 @@ import numpy as np
 from . import validation
 
 
-def linear_recurrence(x, a, b, c) -> np.ndarray:
+def linear_recurrence(x, a, w_in, w_out) -> np.ndarray:
     r"""Run the causal linear recurrence :math:`h_t = A h_{t-1} + B x_t` (from :math:`h_{-1} = 0`),
     :math:`y_t = C h_t`, over the rows of ``x``.
 
@@ -26,13 +26,13 @@ def linear_recurrence(x, a, b, c) -> np.ndarray:
     x : array (N, d_in)
         One token per row, in order.
     a : array (d_state, d_state)
-    b : array (d_state, d_in)
-    c : array (d_out, d_state)
+    w_in : array (d_state, d_in)
+    w_out : array (d_out, d_state)
 
     Returns
     -------
     array (N, d_out)
-        .. math:: y_t = \sum_{u=0}^{t} C A^{t-u} B\, x_u .
+        .. math:: y_m = \sum_{n=0}^{m} W_\text{out} A^{m-n} W_\text{in}\, x_n .
 
     >>> linear_recurrence([[1.0], [0.0], [0.0]], [[0.5]], [[1.0]], [[1.0]])
     array([[1.  ],
@@ -42,11 +42,12 @@ def linear_recurrence(x, a, b, c) -> np.ndarray:
     who = "linear_recurrence"
     x = validation.real_array(x, "x", who, ndim=2)
     a = validation.matrix(a, "a", who, square=True)
-    b, c = validation.matrix(b, "b", who), validation.matrix(c, "c", who)
-    if b.shape != (len(a), x.shape[1]) or c.shape[1] != len(a):
-        raise ValueError(f"{who}: shapes do not chain: x {x.shape}, a {a.shape}, b {b.shape}, c {c.shape}")
-    h, y = np.zeros(len(a)), np.empty((len(x), len(c)))
-    for t, x_t in enumerate(x):
-        h = a @ h + b @ x_t
-        y[t] = c @ h
+    w_in, w_out = validation.matrix(w_in, "w_in", who), validation.matrix(w_out, "w_out", who)
+    if w_in.shape != (len(a), x.shape[1]) or w_out.shape[1] != len(a):
+        raise ValueError(f"{who}: shapes do not chain: x {x.shape}, a {a.shape}, w_in {w_in.shape}, "
+                         f"w_out {w_out.shape}")
+    h, y = np.zeros(len(a)), np.empty((len(x), len(w_out)))
+    for m, x_m in enumerate(x):
+        h = a @ h + w_in @ x_m
+        y[m] = w_out @ h
     return y
