@@ -12,12 +12,12 @@ from posenc.recurrence import linear_recurrence
        d_out=st.integers(1, 4))
 def test_the_recurrence_is_the_sum_of_its_kernels_over_earlier_tokens(seed, n, d_in, d_state, d_out):
     rng = np.random.default_rng(seed)
-    x, b = rng.standard_normal((n, d_in)), rng.standard_normal((d_state, d_in))
-    c = rng.standard_normal((d_out, d_state))
+    x, w_in = rng.standard_normal((n, d_in)), rng.standard_normal((d_state, d_in))
+    w_out = rng.standard_normal((d_out, d_state))
     a = rng.standard_normal((d_state, d_state)) / (2 * np.sqrt(d_state))
-    kernel = [c @ np.linalg.matrix_power(a, k) @ b for k in range(n)]  # W_out A^k W_in
-    expected = np.array([sum(kernel[t - u] @ x[u] for u in range(t + 1)) for t in range(n)])
-    np.testing.assert_allclose(linear_recurrence(x, a, b, c), expected, rtol=1e-9, atol=1e-12)
+    kernel = [w_out @ np.linalg.matrix_power(a, k) @ w_in for k in range(n)]  # W_out A^k W_in
+    expected = np.array([sum(kernel[m - j] @ x[j] for j in range(m + 1)) for m in range(n)])
+    np.testing.assert_allclose(linear_recurrence(x, a, w_in, w_out), expected, rtol=1e-9, atol=1e-12)
 
 
 def test_shapes_that_do_not_chain_are_refused():

@@ -7,7 +7,8 @@ state-space layer. Their simplest form runs a state through the tokens in order,
 
 so that :math:`y_m = \sum_{n \le m} W_\text{out} A^{m-n} W_\text{in}\, x_n`: token :math:`n` reaches output :math:`m`
 through a matrix that depends on the offset :math:`n - m` alone. No position encoding enters, and
-yet the layer is not permutation equivariant unless every kernel past the first vanishes.
+yet the layer is not permutation equivariant unless every kernel past the first vanishes: unless the outputs
+receive nothing from earlier tokens.
 """
 
 from __future__ import annotations
@@ -18,8 +19,8 @@ from . import validation
 
 
 def linear_recurrence(x, a, w_in, w_out) -> np.ndarray:
-    r"""Run the causal linear recurrence :math:`h_t = A h_{t-1} + B x_t` (from :math:`h_{-1} = 0`),
-    :math:`y_t = C h_t`, over the rows of ``x``.
+    r"""Run the causal linear recurrence :math:`h_m = A h_{m-1} + W_\text{in} x_m` (from :math:`h_{-1} = 0`),
+    :math:`y_m = W_\text{out} h_m`, over the rows of ``x``.
 
     Parameters
     ----------

@@ -1,4 +1,4 @@
-"""Chapter 12, *Sinks and stacks*: the settings the chapter computes with are transformers' own, GPT-OSS's
+"""Chapter 12, *Sinks and stacks*: the settings the chapter computes with are transformers' defaults, GPT-OSS's
 sink logits act as the chapter's theorem says, and the hybrid stacks rotate where the chapter says they do
 (modules built from small configurations; no weights are downloaded)."""
 
@@ -35,7 +35,7 @@ def test_the_chapters_settings_are_transformers_defaults():
     assert (kimi.num_hidden_layers, kimi.qk_nope_head_dim, kimi.qk_rope_head_dim) == tuple(KIMI_LINEAR.values())
 
 
-def test_the_layer_patterns_are_transformers_layer_types():
+def test_the_layer_patterns_are_transformers_default_layer_types():
     gpt_oss, cohere, qwen, kimi = GptOssConfig(), Cohere2Config(), Qwen3NextConfig(), KimiLinearConfig()
     assert np.array_equal(kinds(gpt_oss, "full_attention"), every_nth_layer(GPT_OSS["n_layers"], 2))
     assert set(gpt_oss.layer_types) == {"sliding_attention", "full_attention"}
@@ -62,7 +62,7 @@ def equivariance_gap(layer, x, order, *extra) -> float:
 
 
 def test_only_the_sliding_layers_of_cohere2_and_no_layer_of_kimi_linear_attention_rotate():
-    """A full-attention layer of Command A (cohere2) and Kimi Linear's attention are NoPE: without a mask they
+    """A full-attention layer of cohere2 and Kimi Linear's attention are NoPE: without a mask they
     are permutation equivariant, whatever positions they are given; a sliding layer of cohere2 is not."""
     torch.manual_seed(0)
     x, order = torch.randn(1, 6, 64, dtype=torch.float64), torch.roll(torch.arange(6), 1)
