@@ -1,4 +1,5 @@
-"""it tests whether A is zero, which is enough but not needed: the state may move without ever reaching the output. Hint: what matters is the products W_out A^l W_in, not A alone."""
+"""it tests whether A is zero, which is enough but not needed: the state may move without ever reaching the output.
+Hint: what matters is the products W_out A^l W_in, not A alone."""
 
 import numpy as np
 

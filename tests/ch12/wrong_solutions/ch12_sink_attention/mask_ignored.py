@@ -1,4 +1,5 @@
-"""the causal mask is left out: each query also sees the keys after it. Hint: with causal=True, set the scores of the keys n > m to -inf before the softmax (the sink is never masked)."""
+"""the causal mask is left out: each query also sees the keys after it. Hint: with causal=True, set the scores of the
+keys n > m to -inf before the softmax (the sink is never masked)."""
 
 import numpy as np
 

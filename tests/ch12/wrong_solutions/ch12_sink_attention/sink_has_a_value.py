@@ -1,4 +1,5 @@
-"""the sink's weight goes to the first token's value instead of being dropped. Hint: the sink is a column of the softmax with no value: its weight adds nothing to the output."""
+"""the sink's weight goes to the first token's value instead of being dropped. Hint: the sink is a column of the
+softmax with no value: its weight adds nothing to the output."""
 
 import numpy as np
 

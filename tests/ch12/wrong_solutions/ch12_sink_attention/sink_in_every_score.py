@@ -1,4 +1,5 @@
-"""the sink logit is added to every score rather than set beside them as one more column. Hint: adding the same number to a whole row changes no softmax weight; the sink needs a column of its own."""
+"""the sink logit is added to every score rather than set beside them as one more column. Hint: adding the same number
+to a whole row changes no softmax weight; the sink needs a column of its own."""
 
 import numpy as np
 

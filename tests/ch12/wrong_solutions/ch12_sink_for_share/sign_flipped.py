@@ -1,4 +1,5 @@
-"""the term from the share has the wrong sign: a smaller share gives a smaller sink. Hint: the less weight the keys keep, the larger the sink logit must be; solve share = S / (exp(sink) + S) again."""
+"""the term from the share has the wrong sign: a smaller share gives a smaller sink. Hint: the less weight the keys
+keep, the larger the sink logit must be; solve share = S / (exp(sink) + S) again."""
 
 import numpy as np
 
