@@ -1,5 +1,5 @@
-"""only W_out A W_in is tested: a token can still reach a later output two or more steps on. Hint: token j reaches
-output m through W_out A^(m-j) W_in; test every power from 1 to n - 1."""
+"""only W_out A W_in is tested: a token can still reach a later output two or more steps on. Hint: which offsets
+between a token and a later output can occur among the n tokens?"""
 
 import numpy as np
 
