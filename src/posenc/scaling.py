@@ -166,8 +166,8 @@ def yarn_mscale_split(factor: float, mscale: float = 1.0, mscale_all_dim: float 
     factor = _factor(factor, who)
     mscale, mscale_all_dim = (validation.real(value, name, who, at_least=0.0)
                               for value, name in ((mscale, "mscale"), (mscale_all_dim, "mscale_all_dim")))
-    rope, every, yarn = (0.1 * mu * math.log(factor) + 1.0 for mu in (mscale, mscale_all_dim, 1.0))
-    return (rope / every if mscale and mscale_all_dim else yarn), every**2
+    rope, every = (0.1 * mu * math.log(factor) + 1.0 for mu in (mscale, mscale_all_dim))
+    return (rope / every if mscale and mscale_all_dim else yarn_attention_scale(factor)), every**2
 
 
 def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_factor: float = 4.0,
