@@ -1,6 +1,6 @@
 r"""Torch modules: a learned absolute position table, one attention head (with RoPE, a rescaled RoPE ladder
-or ALiBi's bias, or with none), and a tiny model with a choice of position scheme, small enough to train
-in seconds. The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with
+or ALiBi's bias, or with none), and a tiny model of one or more layers with a choice of position scheme, small
+enough to train in seconds. The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with
 ``rope=True``, as :func:`posenc.rotary.apply_rope` applied to its queries and keys).
 
 A learned table :math:`P \in \mathbb{R}^{N\times d}` adds row :math:`p` to the token at position :math:`p`; the loss
@@ -103,7 +103,13 @@ class SelfAttentionHead(nn.Module):
 
         ``positions`` (used with RoPE only) defaults to ``0, ..., seq - 1``.
         """
-        q, k, v = self.w_q(x), self.w_k(x), self.w_v(x)  # (..., seq, d_head)
+        return self.weights(x, positions) @ self.w_v(x)
+
+    def weights(self, x: torch.Tensor, positions=None) -> torch.Tensor:
+        r"""The attention weights for token vectors ``x`` of shape ``(..., seq, d_model)``, shape
+        ``(..., seq, seq)``: row :math:`m` is :math:`\operatorname{softmax}_n(q_m^\top k_n/\sqrt{d})` after the
+        rotation, the bias and the mask, and sums to 1."""
+        q, k = self.w_q(x), self.w_k(x)  # (..., seq, d_head)
         if self.rope:
             q, k = (self._rotate(t, positions) * self.qk_scale for t in (q, k))
         scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])  # (..., seq, seq)
@@ -113,7 +119,7 @@ class SelfAttentionHead(nn.Module):
         if self.causal:
             allowed = torch.ones(seq, seq, dtype=torch.bool, device=x.device).tril()
             scores = scores.masked_fill(~allowed, float("-inf"))
-        return torch.softmax(scores, dim=-1) @ v
+        return torch.softmax(scores, dim=-1)
 
     def _rotate(self, t: torch.Tensor, positions) -> torch.Tensor:
         if self.frequencies is None:
@@ -122,23 +128,25 @@ class SelfAttentionHead(nn.Module):
 
 
 class TinyModel(nn.Module):
-    """The smallest language model: token embedding, a position scheme, one causal attention layer of
-    ``n_heads`` heads with a residual connection, and a linear read-out to the vocabulary.
+    r"""The smallest language model: token embedding, a position scheme, ``n_layers`` causal attention layers
+    of ``n_heads`` heads, each with a residual connection, and a linear read-out to the vocabulary.
 
     ``position`` is one of :data:`POSITION_SCHEMES`: ``"none"`` (NoPE: nothing but the causal mask),
     ``"learned"`` (a :class:`LearnedPositions` table of ``n_positions`` rows added to the tokens),
     ``"sinusoidal"`` (:func:`posenc.sinusoidal.sinusoidal_table` added, for any length), ``"rope"``
-    (every head rotates its queries and keys) or ``"alibi"`` (head :math:`h` adds ALiBi's bias with the
-    slope :func:`posenc.alibi.alibi_slopes` gives it). The heads have width ``d_model // n_heads`` and
-    their outputs are concatenated.
+    (every head rotates its queries and keys) or ``"alibi"`` (head :math:`h` of every layer adds ALiBi's bias
+    with the slope :func:`posenc.alibi.alibi_slopes` gives it). The heads have width ``d_model // n_heads`` and
+    a layer's outputs are their concatenation: with :math:`x^{(0)}` the tokens' vectors,
+    :math:`x^{(l+1)} = x^{(l)} + [\text{head}_1(x^{(l)}), \ldots, \text{head}_H(x^{(l)})]`.
     """
 
     def __init__(self, vocab: int, d_model: int, n_positions: int | None = None, *, position: str = "learned",
-                 n_heads: int = 1, base: float = 10000.0):
+                 n_heads: int = 1, base: float = 10000.0, n_layers: int = 1):
         super().__init__()
         who = "TinyModel"
         self.position = validation.option(position, POSITION_SCHEMES, "position", who)
         n_heads = validation.integer(n_heads, "n_heads", who, minimum=1)
+        n_layers = validation.integer(n_layers, "n_layers", who, minimum=1)
         if d_model % n_heads:
             raise ValueError(f"{who}: d_model must be a multiple of n_heads, got d_model={d_model}, n_heads={n_heads}")
         if (position == "learned") != (n_positions is not None):
@@ -147,26 +155,39 @@ class TinyModel(nn.Module):
         self.tokens = nn.Embedding(vocab, d_model)
         self.positions = LearnedPositions(n_positions, d_model) if position == "learned" else None
         slopes = alibi_slopes(n_heads) if position == "alibi" else [None] * n_heads
-        self.heads = nn.ModuleList(
+        self.layers = nn.ModuleList(nn.ModuleList(
             SelfAttentionHead(d_model, d_model // n_heads, rope=position == "rope", base=base,
                               alibi_slope=None if slope is None else float(slope), causal=True)
-            for slope in slopes)
+            for slope in slopes) for _ in range(n_layers))
         self.readout = nn.Linear(d_model, vocab)
 
     @property
+    def heads(self) -> nn.ModuleList:
+        """The heads of the first layer (of the only one when ``n_layers == 1``)."""
+        return self.layers[0]
+
+    @property
     def head(self) -> SelfAttentionHead:
-        """The first head (the only one when ``n_heads == 1``)."""
+        """The first head of the first layer (the only one when ``n_layers == n_heads == 1``)."""
         return self.heads[0]
 
-    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
-        """Logits of shape ``(batch, seq, vocab)`` for integer ``tokens`` of shape ``(batch, seq)``."""
+    def residual(self, tokens: torch.Tensor) -> list[torch.Tensor]:
+        r"""The residual stream :math:`x^{(0)}, \ldots, x^{(L)}` for integer ``tokens`` of shape ``(batch, seq)``:
+        what enters each layer, then what leaves the last, each of shape ``(batch, seq, d_model)``."""
         seq = tokens.shape[-1]
         x = self.tokens(tokens)  # (batch, seq, d_model)
         if self.position == "learned":
             x = x + self.positions(seq)
         elif self.position == "sinusoidal":
             x = x + torch.as_tensor(sinusoidal_table(seq, x.shape[-1]), dtype=x.dtype)
-        return self.readout(x + torch.cat([head(x) for head in self.heads], dim=-1))
+        stream = [x]
+        for layer in self.layers:
+            stream.append(stream[-1] + torch.cat([head(stream[-1]) for head in layer], dim=-1))
+        return stream
+
+    def forward(self, tokens: torch.Tensor) -> torch.Tensor:
+        """Logits of shape ``(batch, seq, vocab)`` for integer ``tokens`` of shape ``(batch, seq)``."""
+        return self.readout(self.residual(tokens)[-1])
 
 
 def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyModel:
@@ -175,6 +196,6 @@ def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyMod
     if model.position != "rope":
         raise ValueError(f"with_ladder: only a RoPE model has a ladder to replace, got position={model.position!r}")
     stretched = copy.deepcopy(model)
-    for head in stretched.heads:
+    for head in (head for layer in stretched.layers for head in layer):
         head.frequencies, head.qk_scale = validation.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
     return stretched

@@ -325,11 +325,11 @@ def decay_curves(distances: np.ndarray, curves: dict[str, np.ndarray], octaves: 
 
 
 def extrapolation_ranges(lengths, accuracy: dict[str, dict[str, np.ndarray]], chance: dict[str, float],
-                         order_blind: np.ndarray, train_length: int, stretched=()):
+                         order_blind: np.ndarray | None, train_length: int, stretched=()):
     """One panel per task of ``accuracy`` (task -> method -> array ``(seeds, len(lengths))``): every method's
     median over the seeds (a line) and its range (a bar from the smallest to the largest), against the
     evaluation length (log scale); chance (dotted) on each panel, the order-blind guess ``order_blind``
-    (``(seeds, len(lengths))``, dashed) on the first, the training length (grey). The methods named in
+    (``(seeds, len(lengths))``, dashed; optional) on the first, the training length (grey). The methods named in
     ``stretched`` are drawn dashed."""
     fig, axes = plt.subplots(1, len(accuracy), figsize=(7.6, 3.4), sharey=True, constrained_layout=True)
     colours, markers = [*PALETTE, "#17becf", "#e377c2", "#bcbd22"], "osD^v<>ph"
@@ -341,7 +341,7 @@ def extrapolation_ranges(lengths, accuracy: dict[str, dict[str, np.ndarray]], ch
             ax.errorbar(x, median, yerr=[median - values.min(axis=0), values.max(axis=0) - median], color=colour,
                         marker=marker, markersize=4, linewidth=1.2, capsize=2,
                         linestyle="--" if name in stretched else "-", label=name)
-        if panel == 0:
+        if panel == 0 and order_blind is not None:
             ax.plot(lengths, 100 * np.median(order_blind, axis=0), color=INK, linestyle=(0, (4, 2)), linewidth=0.9,
                     label="best order-blind guess")
         ax.axhline(100 * chance[task], color=MUTED, linestyle=":", linewidth=0.9, label=None if panel else "chance")
