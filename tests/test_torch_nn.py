@@ -47,6 +47,17 @@ def test_rope_head_gives_the_numpy_numbers(shape, offset, seed):
     np.testing.assert_allclose(run(head, x, positions), expected, atol=1e-11)
 
 
+@given(shape=sizes, seed=st.integers(0, 1000))
+def test_a_causal_heads_weights_are_the_softmax_rows_it_averages_with(shape, seed):
+    x, w_q, w_k, w_v = random_head(*shape, seed)
+    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, causal=True)
+    weights = run(head.weights, x)
+    n = len(x)
+    scores = np.where(att.causal_mask(n), (x @ w_q) @ (x @ w_k).T / np.sqrt(w_q.shape[1]), -np.inf)
+    np.testing.assert_allclose(weights, att.softmax(scores), atol=1e-12)
+    np.testing.assert_allclose(run(head, x), weights @ (x @ w_v), atol=1e-12)
+
+
 def test_learned_positions_hand_out_the_rows_of_the_table():
     table = LearnedPositions(10, 4)
     np.testing.assert_array_equal(table(3).detach().numpy(), table.table.weight[:3].detach().numpy())
@@ -84,30 +95,34 @@ def test_a_head_with_a_ladder_rotates_by_that_ladder_and_scales_queries_and_keys
     np.testing.assert_allclose(run(head, x), att.attention(q, k, x @ w_v), atol=1e-11)
 
 
-def model64(position: str, n_heads: int = 2, n_positions=None) -> TinyModel:
+def model64(position: str, n_heads: int = 2, n_positions=None, n_layers: int = 1) -> TinyModel:
     torch.manual_seed(0)
-    return TinyModel(7, 8, n_positions, position=position, n_heads=n_heads).double()
+    return TinyModel(7, 8, n_positions, position=position, n_heads=n_heads, n_layers=n_layers).double()
 
 
 def reference_logits(model: TinyModel, tokens: np.ndarray, added: np.ndarray | None, rope: bool, slopes) -> np.ndarray:
-    """The model's forward pass written with numpy: embedding (+ positions), causal heads, residual, read-out."""
+    """The model's forward pass written with numpy: embedding (+ positions), then for each layer its causal heads
+    added to the residual stream, then the read-out."""
     def weight(linear):
         return linear.weight.detach().numpy().T
     x = model.tokens.weight.detach().numpy()[tokens] + (0 if added is None else added)
-    n, outputs = len(tokens), []
-    for head, slope in zip(model.heads, slopes, strict=True):
-        q, k, v = x @ weight(head.w_q), x @ weight(head.w_k), x @ weight(head.w_v)
-        if rope:
-            q, k = apply_rope(q), apply_rope(k)
-        scores = q @ k.T / np.sqrt(q.shape[-1]) + (0 if slope is None else alibi_bias(n, [slope])[0])
-        outputs.append(att.softmax(np.where(att.causal_mask(n), scores, -np.inf)) @ v)
-    hidden = x + np.concatenate(outputs, axis=-1)
-    return hidden @ weight(model.readout) + model.readout.bias.detach().numpy()
+    n = len(tokens)
+    for layer in model.layers:
+        outputs = []
+        for head, slope in zip(layer, slopes, strict=True):
+            q, k, v = x @ weight(head.w_q), x @ weight(head.w_k), x @ weight(head.w_v)
+            if rope:
+                q, k = apply_rope(q), apply_rope(k)
+            scores = q @ k.T / np.sqrt(q.shape[-1]) + (0 if slope is None else alibi_bias(n, [slope])[0])
+            outputs.append(att.softmax(np.where(att.causal_mask(n), scores, -np.inf)) @ v)
+        x = x + np.concatenate(outputs, axis=-1)
+    return x @ weight(model.readout) + model.readout.bias.detach().numpy()
 
 
+@pytest.mark.parametrize("n_layers", [1, 3])
 @pytest.mark.parametrize("position", ["none", "learned", "sinusoidal", "rope", "alibi"])
-def test_each_position_scheme_gives_the_numpy_numbers(position):
-    model = model64(position, n_positions=12 if position == "learned" else None)
+def test_each_position_scheme_gives_the_numpy_numbers(position, n_layers):
+    model = model64(position, n_positions=12 if position == "learned" else None, n_layers=n_layers)
     tokens = np.random.default_rng(2).integers(0, 7, 9)
     added = (model.positions.table.weight.detach().numpy()[:9] if position == "learned"
              else sinusoidal_table(9, 8) if position == "sinusoidal" else None)
@@ -119,8 +134,8 @@ def test_each_position_scheme_gives_the_numpy_numbers(position):
 
 
 def test_with_ladder_copies_the_model_and_leaves_the_original_alone():
-    model = TinyModel(5, 8, position="rope", n_heads=2)
+    model = TinyModel(5, 8, position="rope", n_heads=2, n_layers=2)
     stretched = with_ladder(model, scaling.position_interpolation(4, 2.0), 1.5)
-    assert all(head.frequencies is None and head.qk_scale == 1.0 for head in model.heads)
-    assert all(head.qk_scale == 1.5 for head in stretched.heads)
+    assert all(head.frequencies is None and head.qk_scale == 1.0 for layer in model.layers for head in layer)
+    assert all(head.qk_scale == 1.5 for layer in stretched.layers for head in layer)
     torch.testing.assert_close(stretched.tokens.weight, model.tokens.weight)
