@@ -212,7 +212,7 @@ class TinyModel(nn.Module):
 
 
 def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyModel:
-    """A copy of a RoPE ``model`` whose heads turn pair :math:`j` by :math:`m\theta'_j` for the ladder
+    r"""A copy of a RoPE ``model`` whose heads turn pair :math:`j` by :math:`m\theta'_j` for the ladder
     ``frequencies`` and multiply queries and keys by ``qk_scale``; the weights are the same."""
     if model.position != "rope":
         raise ValueError(f"with_ladder: only a RoPE model has a ladder to replace, got position={model.position!r}")

@@ -14,6 +14,7 @@ from transformers.models.gpt_oss.modeling_gpt_oss import GptOssAttention, eager_
 from transformers.models.kimi_linear.modeling_kimi_linear import KimiLinearAttention
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRotaryEmbedding
 
+from posenc import scaling
 from posenc.book import ch12
 from posenc.book.ch12 import COHERE2, GPT_OSS, KIMI_LINEAR, QWEN3_NEXT
 from posenc.mixed_layers import every_nth_layer
@@ -158,3 +159,18 @@ def test_the_retrieval_experiment_accounts_for_every_question():
             np.testing.assert_allclose(shares[:, 0], result.accuracy(task, method)[:, 1])
     for method in ch12.RESCALED:   # at the trained length the ladders are the trained one
         np.testing.assert_array_equal(result.correct["key-value"][method][8], result.correct["key-value"]["RoPE"][8])
+
+
+def test_every_rescaled_model_runs_the_ladder_its_name_says():
+    model = TinyModel(ch12.QUESTION + 1, 16, position="rope", n_heads=2, n_layers=2)
+    rescaled = ch12._rescaled(model, 4.0, 16)
+    expected = {"RoPE + PI": (scaling.position_interpolation(8, 4.0), 1.0),
+                "RoPE + NTK-aware": (scaling.ntk_aware(8, 4.0), 1.0),
+                "RoPE + YaRN": (scaling.yarn(8, 4.0, 16), scaling.yarn_attention_scale(4.0))}
+    assert sorted(rescaled) == sorted(ch12.RESCALED) == sorted(expected)
+    for name, (ladder, scale) in expected.items():
+        heads = [head for layer in rescaled[name].layers for head in layer]
+        assert len(heads) == 4 and all(head.qk_scale == scale for head in heads)
+        for head in heads:
+            np.testing.assert_array_equal(head.frequencies, ladder)
+    assert all(head.frequencies is None for layer in model.layers for head in layer)   # the trained model untouched

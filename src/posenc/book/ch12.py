@@ -55,6 +55,7 @@ TRAINED = {"RoPE": "rope", "ALiBi": "alibi", "NoPE": "none"}
 RESCALED = ("RoPE + PI", "RoPE + NTK-aware", "RoPE + YaRN")   # the trained RoPE model, its ladder rescaled
 RETRIEVAL_METHODS = ("RoPE", *RESCALED, "ALiBi", "NoPE")
 STEPS = {"passkey": 40, "key-value": 250}   # training steps: the passkey is learned far sooner
+FOUND = 0.5   # a needle is found when some head gives its answer at least this share of the question's weight
 
 
 def needle_batch(task: str, batch: int, length: int, generator: torch.Generator, depths=None):
@@ -90,13 +91,12 @@ class Retrieval:
     r"""What :func:`retrieval_experiment` measured. For every task, method, seed and length :math:`L'` the models
     answered one question with the needle at each depth :math:`p = 1, \ldots, L' - 2`, ``repeats`` times:
     ``correct[task][method][length]`` (shape ``(len(seeds), repeats (L' - 2))``) says whether the answer was
-    right, ``found[...]`` whether some head of some layer gave the needle's answer at least half its weight at
-    the question, and ``depths[length]`` is the position of the answer in each sequence."""
+    right, ``found[...]`` whether some head of some layer gave the needle's answer at least :data:`FOUND` of its
+    weight at the question, and ``depths[length]`` is the position of the answer in each sequence."""
 
     train_length: int
     lengths: tuple[int, ...]
     seeds: tuple[int, ...]
-    final_loss: dict[str, dict[str, np.ndarray]]
     correct: dict[str, dict[str, dict[int, np.ndarray]]]
     found: dict[str, dict[str, dict[int, np.ndarray]]]
     depths: dict[int, np.ndarray]
@@ -121,10 +121,13 @@ class Retrieval:
                 for method in RETRIEVAL_METHODS]
         return _markdown([header, *rows])
 
-    def control_table(self, task: str, length: int) -> str:
-        """:meth:`outcomes` at ``length`` as a Markdown table, a row per method, each cell the range over the seeds."""
-        header = ["positions", "right", "wrong, though found", "wrong, not found"]
-        return _markdown([header, *([method, *map(percent_range, self.outcomes(task, method, length).T)]
+    def control_table(self, task: str, lengths) -> str:
+        """:meth:`outcomes` at each of ``lengths`` as a Markdown table, a row per method, each cell the range over
+        the seeds."""
+        times = [f"${n // self.train_length}L_0$" for n in lengths]
+        header = ["positions", *(f"{what}, {t}" for t in times for what in ("right", "misread", "not found"))]
+        return _markdown([header, *([method, *(percent_range(column) for n in lengths
+                                               for column in self.outcomes(task, method, n).T)]
                                     for method in RETRIEVAL_METHODS)])
 
 
@@ -146,13 +149,13 @@ def _rescaled(model: TinyModel, factor: float, train_length: int) -> dict[str, T
 
 def _answers(model: TinyModel, tokens: torch.Tensor, targets: torch.Tensor, at: torch.Tensor):
     """Whether each question was answered right, and whether some head of some layer gave the answer's
-    position ``at`` at least half of the question's weight."""
+    position ``at`` at least :data:`FOUND` of the question's weight."""
     with torch.no_grad(), one_thread():
         stream = model.residual(tokens)
         right = model.readout(stream[-1][:, -1]).argmax(-1) == targets[:, -1]
-        weights = torch.stack([head.weights(x)[:, -1] for x, layer in zip(stream, model.layers, strict=False)
+        weights = torch.stack([head.weights(x)[:, -1] for x, layer in zip(stream[:-1], model.layers, strict=True)
                                for head in layer], dim=1)  # (batch, layers x heads, seq): the question's row
-    found = weights[torch.arange(len(at)), :, at].amax(dim=1) >= 0.5
+    found = weights[torch.arange(len(at)), :, at].amax(dim=1) >= FOUND
     return right.numpy(), found.numpy()
 
 
@@ -169,7 +172,7 @@ def retrieval_experiment(*, tasks=RETRIEVAL_TASKS, train_length: int = 16, lengt
     """
     lengths, seeds, steps = tuple(lengths), tuple(seeds), STEPS | (steps or {})
     depths = {n: np.tile(np.arange(1, n - 1), repeats) for n in lengths}
-    losses, correct, found = ({task: {} for task in tasks} for _ in range(3))
+    correct, found = ({task: {} for task in tasks} for _ in range(2))
     for task, seed in ((task, seed) for task in tasks for seed in seeds):
         questions = {n: needle_batch(task, len(depths[n]), n, torch.Generator().manual_seed(2 * seed + 1), depths[n])
                      for n in lengths}
@@ -177,8 +180,7 @@ def retrieval_experiment(*, tasks=RETRIEVAL_TASKS, train_length: int = 16, lengt
             torch.manual_seed(seed)
             model = TinyModel(QUESTION + 1, d_model, position=scheme, n_heads=n_heads, n_layers=n_layers)
             training = torch.Generator().manual_seed(2 * seed)
-            loss = fit(model, lambda: needle_batch(task, batch, train_length, training)[:2], steps[task], lr=lr)  # noqa: B023
-            losses[task].setdefault(name, []).append(float(loss[-20:].mean()))
+            fit(model, lambda: needle_batch(task, batch, train_length, training)[:2], steps[task], lr=lr)  # noqa: B023
             for n in lengths:
                 asked = {name: model} | (_rescaled(model, max(1.0, n / train_length), train_length)
                                          if scheme == "rope" else {})
@@ -189,14 +191,13 @@ def retrieval_experiment(*, tasks=RETRIEVAL_TASKS, train_length: int = 16, lengt
     arrays = [{task: {method: {n: np.array(rows) for n, rows in by_length.items()}
                       for method, by_length in table[task].items()} for task in tasks}
               for table in (correct, found)]
-    final_loss = {task: {name: np.array(values) for name, values in by_scheme.items()}
-                  for task, by_scheme in losses.items()}
-    return Retrieval(train_length, lengths, seeds, final_loss, *arrays, depths)
+    return Retrieval(train_length, lengths, seeds, *arrays, depths)
 
 
 def needle_depths(result: Retrieval, task: str, length: int, group: int = 8):
     """The share of right answers of every method, over all seeds, against the answer's distance from the question
-    at ``length``, the distances taken ``group`` at a time; a grey line at the training length."""
+    at ``length``, the distances taken ``group`` at a time (the last group may be smaller); a grey line at the
+    longest distance training showed, :math:`L_0 - 2`."""
     distance = length - 1 - result.depths[length]
     bins = (distance - 1) // group
     centres = [distance[bins == b].mean() for b in np.unique(bins)]
@@ -205,7 +206,7 @@ def needle_depths(result: Retrieval, task: str, length: int, group: int = 8):
         right = result.correct[task][method][length]  # (seeds, questions)
         ax.plot(centres, [100 * right[:, bins == b].mean() for b in np.unique(bins)], marker="o", markersize=3.5,
                 linewidth=1.3, color=colour, linestyle="--" if method in RESCALED else "-", label=method)
-    ax.axvline(result.train_length, color=MUTED, linewidth=0.8)
+    ax.axvline(result.train_length - 2, color=MUTED, linewidth=0.8)
     ax.set_ylim(0, 105)
     ax.set_xlabel("distance from the answer to the question (tokens)")
     ax.set_ylabel("answered right (%)")
