@@ -116,7 +116,7 @@ class Retrieval:
         (as multiples of :math:`L_0`), each cell the range over the seeds (:func:`~posenc.book.ch09.percent_range`)."""
         times = [f"${n // self.train_length}L_0$" if n > self.train_length else "$L_0$" for n in self.lengths]
         tasks = list(self.correct)
-        header = ["positions", *(f"{task}, {t}" for task in tasks for t in times)]
+        header = ["scheme", *(f"{task}, {t}" for task in tasks for t in times)]
         rows = [[method, *(percent_range(column) for task in tasks for column in self.accuracy(task, method).T)]
                 for method in RETRIEVAL_METHODS]
         return _markdown([header, *rows])
@@ -125,7 +125,7 @@ class Retrieval:
         """:meth:`outcomes` at each of ``lengths`` as a Markdown table, a row per method, each cell the range over
         the seeds."""
         times = [f"${n // self.train_length}L_0$" for n in lengths]
-        header = ["positions", *(f"{what}, {t}" for t in times for what in ("right", "misread", "not found"))]
+        header = ["scheme", *(f"{what}, {t}" for t in times for what in ("right", "misread", "not found"))]
         return _markdown([header, *([method, *(percent_range(column) for n in lengths
                                                for column in self.outcomes(task, method, n).T)]
                                     for method in RETRIEVAL_METHODS)])
