@@ -1,5 +1,5 @@
 """Chapter 9, *Stretching RoPE*: its extrapolation experiment (the copy task, the order-blind guess, a seeded
-run that repeats itself in one process or two, the rescaled ladders it runs) and its table."""
+run that repeats itself, the rescaled ladders it runs) and its table."""
 
 from __future__ import annotations
 
@@ -34,7 +34,7 @@ def test_the_order_blind_guess_and_accuracy_count_only_the_blanks():
 
 def short_run(**options):
     settings = {"train_length": 8, "lengths": (8, 16), "seeds": (5,), "d_model": 8, "n_heads": 2, "steps": 3,
-                "batch": 4, "eval_batch": 4, "lag": 2, "fixed_factor": 2.0, "workers": 1}
+                "batch": 4, "eval_batch": 4, "lag": 2, "fixed_factor": 2.0}
     return extrapolation.run_experiment(**{**settings, **options})
 
 
@@ -58,14 +58,6 @@ def test_the_table_has_a_row_per_method_and_a_range_per_task_and_length():
     assert all(len(row) == 1 + 2 * len(result.lengths) for row in rows)
     values = result.accuracy["lag copy"]["RoPE"][:, 1]
     assert rows[extrapolation.METHODS.index("RoPE")][4] == extrapolation.percent_range(values)
-
-
-def test_a_run_in_two_processes_gives_the_numbers_of_a_run_here():
-    here, pooled = short_run(seeds=(3, 4)), short_run(seeds=(3, 4), workers=2)
-    for task in extrapolation.TASKS:
-        for name in extrapolation.METHODS:
-            np.testing.assert_array_equal(here.accuracy[task][name], pooled.accuracy[task][name])
-    np.testing.assert_array_equal(here.row_change, pooled.row_change)
 
 
 def test_every_rescaled_row_runs_the_ladder_its_name_says():

@@ -4,14 +4,11 @@ on two copy tasks and evaluated at longer ones :math:`L'`, on several seeds.
 The **block copy** (:func:`copy_batch`) asks for the offset :math:`-L'/2`, which grows with the input; the
 **lag copy** (:func:`posenc.book.ch02.lagged_copy_batch`) asks for :math:`-\text{lag}` at every length. The
 trained RoPE model is also run with the ladders of :mod:`posenc.scaling` (:data:`STRETCHED`). Every
-(task, seed) pair is one job, seeded on its own, so the numbers do not depend on how the jobs are shared
-between this process and fresh ones (the models are too small for threads to help).
+(task, seed) pair is one job, seeded on its own, run on one thread (the models are too small for threads to help).
 """
 
 from __future__ import annotations
 
-import multiprocessing
-from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from dataclasses import dataclass
 from functools import partial
@@ -216,29 +213,15 @@ def _job(task: str, seed: int, settings: Settings) -> dict:
     return {"accuracy": scores, "loss": losses, "table": table, "order_blind": blind}
 
 
-def _run_jobs(jobs: list[tuple[str, int]], settings: Settings, workers: int) -> list[dict]:
-    """:func:`_job` for every ``(task, seed)`` of ``jobs``, dealt out in turn to ``workers`` processes: this one
-    and ``workers - 1`` fresh ones (each of which first spends seconds importing torch, which this one has)."""
-    if workers == 1:
-        return [_job(task, seed, settings) for task, seed in jobs]
-    elsewhere = [job for i, job in enumerate(jobs) if i % workers]
-    with ProcessPoolExecutor(max_workers=workers - 1, mp_context=multiprocessing.get_context("spawn")) as pool:
-        pending = {job: pool.submit(_job, *job, settings) for job in elsewhere}
-        done = {job: _job(*job, settings) for job in jobs[::workers]}
-        done.update((job, future.result()) for job, future in pending.items())
-    return [done[job] for job in jobs]
-
-
 def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1, 2), vocab: int = 17,
                    d_model: int = 32, n_heads: int = 4, steps: int = 150, batch: int = 16, lr: float = 1e-2,
-                   lag: int = 8, fixed_factor: float = 4.0, eval_batch: int = 64, workers: int = 2) -> Extrapolation:
+                   lag: int = 8, fixed_factor: float = 4.0, eval_batch: int = 64) -> Extrapolation:
     """Train one :class:`~posenc.torch_nn.TinyModel` per scheme of :data:`SCHEMES`, task of :data:`TASKS` and
     seed of ``seeds`` at ``train_length``, and measure every method of :data:`METHODS` at each of ``lengths``
-    (see the module's docstring), in ``workers`` processes (this one and ``workers - 1`` fresh ones).
+    (see the module's docstring).
 
-    Seeded: each job sets its own seeds (:func:`_job`), so two runs on one machine give identical numbers,
-    whatever ``workers`` is. ``fixed_factor`` is the one factor of the fixed position interpolation
-    (by default the longest length ratio, 4).
+    Seeded: each job sets its own seeds (:func:`_job`), so two runs on one machine give identical numbers.
+    ``fixed_factor`` is the one factor of the fixed position interpolation (by default the longest length ratio, 4).
     """
     who = "run_experiment"
     train_length = validation.integer(train_length, "train_length", who, minimum=2)
@@ -248,11 +231,10 @@ def run_experiment(*, train_length: int = 32, lengths=(32, 64, 128), seeds=(0, 1
     lag = validation.integer(lag, "lag", who, minimum=1)
     if lag >= min(train_length, *lengths):
         raise ValueError(f"{who}: lag must be shorter than every length, got lag={lag}")
-    workers = validation.integer(workers, "workers", who, minimum=1)
     settings = Settings(train_length, lengths, vocab, d_model, n_heads, steps, batch, lr, lag,
                         validation.real(fixed_factor, "fixed_factor", who, at_least=1.0), eval_batch)
     jobs = [(task, seed) for task in TASKS for seed in seeds]
-    done = dict(zip(jobs, _run_jobs(jobs, settings, workers), strict=True))
+    done = {job: _job(*job, settings) for job in jobs}
     accuracies = {task: {method: np.array([done[task, s]["accuracy"][method] for s in seeds]) for method in METHODS}
                   for task in TASKS}
     losses = {task: {name: np.array([done[task, s]["loss"][name] for s in seeds]) for name in SCHEMES}
