@@ -216,7 +216,7 @@ def with_ladder(model: TinyModel, frequencies, qk_scale: float = 1.0) -> TinyMod
     ``frequencies`` and multiply queries and keys by ``qk_scale``; the weights are the same."""
     if model.position != "rope":
         raise ValueError(f"with_ladder: only a RoPE model has a ladder to replace, got position={model.position!r}")
-    stretched = copy.deepcopy(model)
+    frequencies, stretched = validation.real_vector(frequencies, "frequencies", "with_ladder"), copy.deepcopy(model)
     for head in (head for layer in stretched.layers for head in layer):
-        head.frequencies, head.qk_scale = validation.real_vector(frequencies, "frequencies", "with_ladder"), qk_scale
+        head.frequencies, head.qk_scale = frequencies, qk_scale
     return stretched

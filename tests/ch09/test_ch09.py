@@ -9,6 +9,7 @@ import torch
 
 from posenc.book import ch09 as extrapolation
 from posenc.book.ch09 import accuracy, copy_batch
+from posenc.book.glue import percent_range
 from posenc.torch_nn import TinyModel
 
 PI, PI_FIXED, YARN, LLAMA = extrapolation.STRETCHED
@@ -57,7 +58,7 @@ def test_the_table_has_a_row_per_method_and_a_range_per_task_and_length():
     assert [row[0] for row in rows] == [*extrapolation.METHODS, "best order-blind guess"]
     assert all(len(row) == 1 + 2 * len(result.lengths) for row in rows)
     values = result.accuracy["lag copy"]["RoPE"][:, 1]
-    assert rows[extrapolation.METHODS.index("RoPE")][4] == extrapolation.percent_range(values)
+    assert rows[extrapolation.METHODS.index("RoPE")][4] == percent_range(values)
 
 
 def test_every_rescaled_row_runs_the_ladder_its_name_says():

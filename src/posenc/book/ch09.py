@@ -22,6 +22,7 @@ from posenc import scaling, validation
 from posenc.torch_nn import TinyModel, with_ladder
 
 from .ch02 import fit, fit_watching_table, lagged_copy_batch, one_thread
+from .glue import markdown_table, percent_range, times_l0
 from .style import INK, MUTED, PALETTE
 
 
@@ -127,28 +128,15 @@ class Extrapolation:
 
     def markdown_table(self) -> str:
         """The accuracies as a Markdown table: a row per method, a column per task and length (as multiples of
-        :math:`L_0`), each cell the range over the seeds in percent (:func:`percent_range`); a last row for the
-        best order-blind guess on the block copy (a dash for the lag copy)."""
-        l0, columns = self.settings.train_length, range(len(self.lengths))
-        times = [f"${n // l0}L_0$" if n > l0 else "$L_0$" for n in self.lengths]
-        header = ["positions", *(f"{task}, {t}" for task in TASKS for t in times)]
+        :math:`L_0`), each cell the range over the seeds in percent (:func:`~posenc.book.glue.percent_range`); a last
+        row for the best order-blind guess on the block copy (a dash for the lag copy)."""
+        columns = range(len(self.lengths))
+        header = ["positions", *(f"{task}, {t}" for task in TASKS for t in times_l0(self.lengths,
+                                                                                   self.settings.train_length))]
         methods = [[method, *(percent_range(self.accuracy[task][method][:, i]) for task in TASKS for i in columns)]
                    for method in METHODS]
         blind = [percent_range(self.order_blind[:, i]) for i in columns]
-        rows = [header, ["---"] * len(header), *methods,
-                ["best order-blind guess", *blind, *["\N{EN DASH}"] * len(self.lengths)]]
-        return "\n".join("| " + " | ".join(row) + " |" for row in rows)
-
-
-def percent_range(values) -> str:
-    """The smallest and largest of ``values`` (fractions) in whole percent joined by an en dash, ``"63–86%"``,
-    or one number, ``"100%"``, when both round to it.
-
-    >>> percent_range([0.634, 0.86, 0.7]), percent_range([0.998, 1.0])
-    ('63–86%', '100%')
-    """
-    low, high = (f"{100 * v:.0f}" for v in (np.min(values), np.max(values)))
-    return f"{high}%" if low == high else f"{low}\N{EN DASH}{high}%"
+        return markdown_table(header, [*methods, ["best order-blind guess", *blind, *["\N{EN DASH}"] * len(columns)]])
 
 
 def _batches(task: str, settings: Settings, length: int, batch: int, generator: torch.Generator):

@@ -24,7 +24,7 @@ from posenc import scaling, validation
 from posenc.torch_nn import TinyModel, with_ladder
 
 from .ch02 import fit, one_thread
-from .ch09 import percent_range
+from .glue import markdown_table, percent_range, times_l0
 from .style import MUTED, PALETTE
 
 GPT_OSS = {"n_layers": 36, "window": 128, "d": 64, "base": 150000.0, "factor": 32.0, "original_context": 4096,
@@ -113,28 +113,21 @@ class Retrieval:
 
     def markdown_table(self) -> str:
         r"""The share of right answers as a Markdown table: a row per method, a column per task and length
-        (as multiples of :math:`L_0`), each cell the range over the seeds (:func:`~posenc.book.ch09.percent_range`)."""
-        times = [f"${n // self.train_length}L_0$" if n > self.train_length else "$L_0$" for n in self.lengths]
+        (as multiples of :math:`L_0`), each cell the range over the seeds (:func:`~posenc.book.glue.percent_range`)."""
         tasks = list(self.correct)
-        header = ["scheme", *(f"{task}, {t}" for task in tasks for t in times)]
-        rows = [[method, *(percent_range(column) for task in tasks for column in self.accuracy(task, method).T)]
-                for method in RETRIEVAL_METHODS]
-        return _markdown([header, *rows])
+        header = ["scheme", *(f"{task}, {t}" for task in tasks for t in times_l0(self.lengths, self.train_length))]
+        return markdown_table(header, [[method, *(percent_range(column) for task in tasks
+                                                  for column in self.accuracy(task, method).T)]
+                                       for method in RETRIEVAL_METHODS])
 
     def control_table(self, task: str, lengths) -> str:
         """:meth:`outcomes` at each of ``lengths`` as a Markdown table, a row per method, each cell the range over
         the seeds."""
-        times = [f"${n // self.train_length}L_0$" for n in lengths]
-        header = ["scheme", *(f"{what}, {t}" for t in times for what in ("right", "misread", "not found"))]
-        return _markdown([header, *([method, *(percent_range(column) for n in lengths
-                                               for column in self.outcomes(task, method, n).T)]
-                                    for method in RETRIEVAL_METHODS)])
-
-
-def _markdown(rows: list[list[str]]) -> str:
-    """A Markdown table whose first row is the header."""
-    rows = [rows[0], ["---"] * len(rows[0]), *rows[1:]]
-    return "\n".join("| " + " | ".join(row) + " |" for row in rows)
+        header = ["scheme", *(f"{what}, {t}" for t in times_l0(lengths, self.train_length)
+                              for what in ("right", "misread", "not found"))]
+        return markdown_table(header, [[method, *(percent_range(column) for n in lengths
+                                                  for column in self.outcomes(task, method, n).T)]
+                                       for method in RETRIEVAL_METHODS])
 
 
 def _rescaled(model: TinyModel, factor: float, train_length: int) -> dict[str, TinyModel]:
