@@ -10,7 +10,8 @@ from conftest import ROOT
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from posenc.book.ch02 import lagged_copy_batch, train_briefly
+from posenc.book.ch02 import train_briefly
+from posenc.training import lagged_copy_batch
 
 CHAPTER = ROOT / "chapters" / "02_absolute_or_relative.ipynb"
 

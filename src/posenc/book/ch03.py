@@ -8,7 +8,6 @@ from __future__ import annotations
 import matplotlib.pyplot as plt
 import numpy as np
 
-from .ch02 import similarity_curves as similarity_curves  # chapter 3 draws the table's curves too
 from .style import QUERY, heatmap
 
 

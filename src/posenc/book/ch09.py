@@ -2,7 +2,7 @@ r"""Chapter 9's experiment and figures: tiny models with five position schemes, 
 on two copy tasks and evaluated at longer ones :math:`L'`, on several seeds.
 
 The **block copy** (:func:`copy_batch`) asks for the offset :math:`-L'/2`, which grows with the input; the
-**lag copy** (:func:`posenc.book.ch02.lagged_copy_batch`) asks for :math:`-\text{lag}` at every length. The
+**lag copy** (:func:`posenc.training.lagged_copy_batch`) asks for :math:`-\text{lag}` at every length. The
 trained RoPE model is also run with the ladders of :mod:`posenc.scaling` (:data:`STRETCHED`). Every
 (task, seed) pair is one job, seeded on its own, run on one thread (the models are too small for threads to help).
 """
@@ -20,8 +20,8 @@ from torch import nn
 
 from posenc import scaling, validation
 from posenc.torch_nn import TinyModel, with_ladder
+from posenc.training import fit, fit_watching_table, lagged_copy_batch, one_thread
 
-from .ch02 import fit, fit_watching_table, lagged_copy_batch, one_thread
 from .glue import markdown_table, percent_range, times_l0
 from .style import INK, MUTED, PALETTE
 
@@ -291,39 +291,4 @@ def decay_curves(distances: np.ndarray, curves: dict[str, np.ndarray], octaves: 
     ax.set_xlabel(r"distance $|\Delta|$ (positions)")
     ax.set_ylabel(r"mean over $j$ of $|S_j(\Delta)|$")
     ax.legend(loc="upper right", fontsize=8.5)
-    return fig
-
-
-def extrapolation_ranges(lengths, accuracy: dict[str, dict[str, np.ndarray]], chance: dict[str, float],
-                         order_blind: np.ndarray | None, train_length: int, stretched=()):
-    """One panel per task of ``accuracy`` (task -> method -> array ``(seeds, len(lengths))``): every method's
-    median over the seeds (a line) and its range (a bar from the smallest to the largest), against the
-    evaluation length (log scale); chance (dotted) on each panel, the order-blind guess ``order_blind``
-    (``(seeds, len(lengths))``, dashed; optional) on the first, the training length (grey). The methods named in
-    ``stretched`` are drawn dashed."""
-    fig, axes = plt.subplots(1, len(accuracy), figsize=(7.6, 3.4), sharey=True, constrained_layout=True)
-    colours, markers = [*PALETTE, "#17becf", "#e377c2", "#bcbd22"], "osD^v<>ph"
-    for panel, (ax, (task, methods)) in enumerate(zip(axes, accuracy.items(), strict=True)):
-        for index, ((name, values), colour, marker) in enumerate(zip(methods.items(), colours, markers, strict=False)):
-            values = 100 * np.asarray(values)
-            x = np.asarray(lengths) * 2.0 ** (0.035 * (index - len(methods) / 2))  # side by side, not on top
-            median = np.median(values, axis=0)
-            ax.errorbar(x, median, yerr=[median - values.min(axis=0), values.max(axis=0) - median], color=colour,
-                        marker=marker, markersize=4, linewidth=1.2, capsize=2,
-                        linestyle="--" if name in stretched else "-", label=name)
-        if panel == 0 and order_blind is not None:
-            ax.plot(lengths, 100 * np.median(order_blind, axis=0), color=INK, linestyle=(0, (4, 2)), linewidth=0.9,
-                    label="best order-blind guess")
-        ax.axhline(100 * chance[task], color=MUTED, linestyle=":", linewidth=0.9, label=None if panel else "chance")
-        ax.axvline(train_length, color=MUTED, linewidth=0.8)
-        ax.set_xscale("log", base=2)
-        ax.set_xticks(list(lengths), [str(n) for n in lengths])
-        ax.minorticks_off()
-        ax.set_ylim(0, 105)
-        ax.set_title(task)
-        ax.set_xlabel("evaluation length (tokens)")
-    axes[0].set_ylabel("tokens copied correctly (%)")
-    handles, labels = axes[0].get_legend_handles_labels()
-    order = sorted(range(len(labels)), key=lambda i: labels[i] in ("best order-blind guess", "chance"))  # methods first
-    fig.legend([handles[i] for i in order], [labels[i] for i in order], loc="outside lower center", ncol=4, fontsize=8)
     return fig

@@ -22,8 +22,8 @@ import torch
 
 from posenc import scaling, validation
 from posenc.torch_nn import TinyModel, with_ladder
+from posenc.training import fit, one_thread
 
-from .ch02 import fit, one_thread
 from .glue import markdown_table, percent_range, times_l0
 from .style import MUTED, PALETTE
 
