@@ -1,24 +1,41 @@
-"""Chapter 11, *RoPE in current models*: the published settings the chapter computes with are transformers' own.
+"""Chapter 11, *RoPE in current models*: the published settings its page computes with are transformers' own.
 Its comparisons with the transformers code that runs each model live with the ideas they test
 (test_scaling, test_mixed_layers, test_rotary_axes, test_latent_attention)."""
 
 from __future__ import annotations
 
+import ast
+
+import nbformat
+from conftest import ROOT
 from transformers import DeepseekV3Config, Gemma3TextConfig, Llama4TextConfig, Qwen2VLTextConfig, Qwen3VLTextConfig
 from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding
 from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbedding
 
-from posenc.book.ch11 import DEEPSEEK_V3, GEMMA3, LLAMA4, QWEN_VL_MROPE
+CHAPTER = ROOT / "chapters" / "11_todays_models.ipynb"
+
+
+def page_setting(name: str):
+    """The literal the page assigns to ``name``, which it must assign exactly once."""
+    cells = [cell.source for cell in nbformat.read(CHAPTER, as_version=4).cells if cell.cell_type == "code"]
+    values = [node.value for source in cells for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assign)
+              and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+    assert len(values) == 1, f"the page assigns {name} {len(values)} times"
+    return ast.literal_eval(values[0])
 
 
 def test_the_chapters_settings_are_transformers_defaults():
     llama4, deepseek = Llama4TextConfig(), DeepseekV3Config()
-    assert (llama4.num_hidden_layers, llama4.no_rope_layer_interval, llama4.attention_chunk_size, llama4.attn_scale,
-            llama4.floor_scale) == tuple(LLAMA4.values())
-    assert (deepseek.num_attention_heads, deepseek.qk_nope_head_dim, deepseek.qk_rope_head_dim, deepseek.kv_lora_rank,
-            deepseek.v_head_dim) == tuple(DEEPSEEK_V3.values())
-    assert Gemma3TextConfig.default_theta == {"global": GEMMA3["global_base"], "local": GEMMA3["local_base"]}
+    assert page_setting("llama4") == {"n_layers": llama4.num_hidden_layers, "nope_every": llama4.no_rope_layer_interval,
+                                      "chunk": llama4.attention_chunk_size, "attn_scale": llama4.attn_scale,
+                                      "floor_scale": llama4.floor_scale}
+    assert page_setting("deepseek_v3") == {"heads": deepseek.num_attention_heads, "d_nope": deepseek.qk_nope_head_dim,
+                                           "d_rope": deepseek.qk_rope_head_dim, "d_lat": deepseek.kv_lora_rank,
+                                           "d_value": deepseek.v_head_dim}
+    gemma = page_setting("gemma")
+    assert Gemma3TextConfig.default_theta == {"global": gemma["global_base"], "local": gemma["local_base"]}
     qwen2 = Qwen2VLRotaryEmbedding(Qwen2VLTextConfig(hidden_size=256, num_attention_heads=2))
     qwen3 = Qwen3VLTextRotaryEmbedding(Qwen3VLTextConfig(hidden_size=256, num_attention_heads=2, head_dim=128))
-    assert tuple(qwen2.mrope_section) == QWEN_VL_MROPE["splits"]["sections"]
-    assert tuple(qwen3.mrope_section) == QWEN_VL_MROPE["splits"]["interleaved"]
+    splits = page_setting("splits")
+    assert tuple(qwen2.mrope_section) == splits["sections"]
+    assert tuple(qwen3.mrope_section) == splits["interleaved"]
