@@ -1,10 +1,12 @@
-"""Chapter 12, *Sinks and stacks*: the settings the chapter computes with are transformers' defaults, GPT-OSS's
+"""Chapter 12, *Sinks and stacks*: the settings the page computes with are transformers' defaults, GPT-OSS's
 sink logits act as the chapter's theorem says, and the hybrid stacks rotate where the chapter says they do
-(modules built from small configurations; no weights are downloaded); the retrieval experiment hides its needle
-where it says and counts a needle found as it says."""
+(modules built from small configurations; no weights are downloaded)."""
 
 from __future__ import annotations
 
+from pathlib import Path
+
+import nbformat
 import numpy as np
 import pytest
 import torch
@@ -14,12 +16,23 @@ from transformers.models.gpt_oss.modeling_gpt_oss import GptOssAttention, eager_
 from transformers.models.kimi_linear.modeling_kimi_linear import KimiLinearAttention
 from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRotaryEmbedding
 
-from posenc import scaling
-from posenc.book import ch12
-from posenc.book.ch12 import COHERE2, GPT_OSS, KIMI_LINEAR, QWEN3_NEXT
 from posenc.mixed_layers import every_nth_layer
 from posenc.sinks import sink_weights
-from posenc.torch_nn import TinyModel
+
+CHAPTER = Path(__file__).parents[2] / "chapters" / "12_sinks_and_stacks.ipynb"
+
+
+def page_settings() -> dict:
+    """The settings as the page states them: its cells tagged ``model-settings`` (plain dicts), run."""
+    settings = {}
+    for cell in nbformat.read(CHAPTER, as_version=4).cells:
+        if "model-settings" in cell.metadata.get("tags", []):
+            exec(cell.source, settings)
+    return settings
+
+
+PAGE = page_settings()
+GPT_OSS, COHERE2, QWEN3_NEXT, KIMI_LINEAR = (PAGE[name] for name in ("oss", "cohere", "qwen", "kimi"))
 
 
 def kinds(config, odd_one_out: str) -> np.ndarray:
@@ -110,67 +123,3 @@ def test_gpt_oss_attention_weights_are_the_softmax_with_a_sink_column_dropped():
     # ... and the output is ordinary attention's, multiplied by the real keys' share
     np.testing.assert_allclose(output[0].transpose(0, 1).numpy(), total[..., None] * (plain @ v_all[0].numpy()),
                                rtol=1e-10)
-
-
-@pytest.mark.parametrize("task", ch12.RETRIEVAL_TASKS)
-def test_a_needle_batch_hides_one_needle_and_asks_for_it_last(task):
-    tokens, targets, at = ch12.needle_batch(task, 50, 12, torch.Generator().manual_seed(0))
-    rows = torch.arange(50)
-    assert (targets[:, :-1] == -100).all() and torch.equal(targets[:, -1], tokens[rows, at])
-    assert at.min() >= 1 and at.max() <= 10
-    marked = tokens >= ch12.WORDS
-    if task == "passkey":   # the answer is the one marked token; the question is a token of its own
-        assert (tokens[:, -1] == ch12.QUESTION).all() and marked[rows, at].all() and (marked.sum(1) == 2).all()
-    else:                   # the key comes just before the answer, a word, and the question repeats the key
-        assert torch.equal(tokens[:, -1], tokens[rows, at - 1]) and marked[rows, at - 1].all()
-        assert (tokens[rows, at] < ch12.WORDS).all() and (marked.sum(1) == 2).all()
-
-
-def test_a_needle_batch_refuses_a_depth_outside_the_haystack():
-    with pytest.raises(ValueError, match="depths must be 2 positions between 1 and 6"):
-        ch12.needle_batch("passkey", 2, 8, torch.Generator(), depths=[3, 7])
-
-
-def test_a_needle_is_found_when_a_head_gives_it_half_the_questions_weight():
-    """A one-head model whose question asks for the marked tokens: its weight goes to the passkey (found); with the
-    query switched off it is spread evenly over the input (not found)."""
-    model = TinyModel(ch12.QUESTION + 1, 2, position="none").double()
-    with torch.no_grad():
-        model.tokens.weight.zero_()
-        model.tokens.weight[ch12.WORDS:ch12.QUESTION, 1] = 4.0   # marked tokens along e_1, the question along e_0
-        model.tokens.weight[ch12.QUESTION, 0] = 4.0
-        model.head.w_q.weight.copy_(torch.tensor([[0.0, 0.0], [1.0, 0.0]]))   # the question's query is 4 e_1
-        model.head.w_k.weight.copy_(torch.eye(2))
-    tokens, targets, at = ch12.needle_batch("passkey", 20, 16, torch.Generator().manual_seed(1))
-    assert ch12._answers(model, tokens, targets, at)[1].all()
-    with torch.no_grad():
-        model.head.w_q.weight.zero_()
-    assert not ch12._answers(model, tokens, targets, at)[1].any()
-
-
-def test_the_retrieval_experiment_accounts_for_every_question():
-    result = ch12.retrieval_experiment(lengths=(8, 16), train_length=8, seeds=(0,), steps={"passkey": 2,
-                                                                                         "key-value": 2})
-    for task in ch12.RETRIEVAL_TASKS:
-        for method in ch12.RETRIEVAL_METHODS:
-            assert result.correct[task][method][16].shape == (1, 2 * 14)
-            shares = result.outcomes(task, method, 16)
-            np.testing.assert_allclose(shares.sum(axis=1), 1.0)
-            np.testing.assert_allclose(shares[:, 0], result.accuracy(task, method)[:, 1])
-    for method in ch12.RESCALED:   # at the trained length the ladders are the trained one
-        np.testing.assert_array_equal(result.correct["key-value"][method][8], result.correct["key-value"]["RoPE"][8])
-
-
-def test_every_rescaled_model_runs_the_ladder_its_name_says():
-    model = TinyModel(ch12.QUESTION + 1, 16, position="rope", n_heads=2, n_layers=2)
-    rescaled = ch12._rescaled(model, 4.0, 16)
-    expected = {"RoPE + PI": (scaling.position_interpolation(8, 4.0), 1.0),
-                "RoPE + NTK-aware": (scaling.ntk_aware(8, 4.0), 1.0),
-                "RoPE + YaRN": (scaling.yarn(8, 4.0, 16), scaling.yarn_attention_scale(4.0))}
-    assert sorted(rescaled) == sorted(ch12.RESCALED) == sorted(expected)
-    for name, (ladder, scale) in expected.items():
-        heads = [head for layer in rescaled[name].layers for head in layer]
-        assert len(heads) == 4 and all(head.qk_scale == scale for head in heads)
-        for head in heads:
-            np.testing.assert_array_equal(head.frequencies, ladder)
-    assert all(head.frequencies is None for layer in model.layers for head in layer)   # the trained model untouched
