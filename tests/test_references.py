@@ -1,7 +1,8 @@
 """posenc against independent references: Hugging Face transformers and Meta's complex-number form.
 
 Hugging Face's Llama code is the half layout most checkpoints use (``rotate_half``); its
-``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them. Meta's reference code is the
+``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them (YaRN's and Llama 3.1's ramps
+against them: tests/test_scaling.py). Meta's reference code is the
 interleaved layout, written with complex numbers (``torch.polar``, ``torch.view_as_complex``). No weights
 are needed: every configuration is built in code.
 
@@ -13,8 +14,6 @@ those float32 errors and nothing more; Meta's form, evaluated in float64, must a
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 import torch
@@ -24,8 +23,7 @@ from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply
 
 from posenc.decoding import positions_from_mask
 from posenc.rotary import apply_rope
-from posenc.scaling import dynamic_ntk, position_interpolation, yarn, yarn_attention_scale
-from posenc.sinusoidal import frequencies, wavelengths
+from posenc.scaling import dynamic_ntk, position_interpolation, yarn_attention_scale
 
 FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
 
@@ -118,12 +116,6 @@ def test_interleaved_layout_matches_metas_float32_code_within_float32_angle_erro
 # ---- posenc.scaling against ROPE_INIT_FUNCTIONS ----
 
 
-def test_default_ladder_is_hugging_faces():
-    config = llama_config(128, 10_000.0, 4096)
-    expected = LlamaRotaryEmbedding.compute_default_rope_parameters(config)[0].double().numpy()
-    np.testing.assert_allclose(frequencies(128), expected, rtol=FLOAT32_LADDER)
-
-
 @pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])
 def test_linear_scaling_is_position_interpolation(factor):
     config = llama_config(128, 10_000.0, 4096, rope_type="linear", factor=factor)
@@ -151,43 +143,8 @@ def test_dynamic_ntk_is_what_a_hugging_face_layer_rotates_with_beyond_its_contex
     np.testing.assert_allclose(sin[0, :, :32].numpy(), expected, atol=angle_tolerance([994]))
 
 
-def yarn_case(d: int, factor: float, context: int, base: float):
-    """Hugging Face's YaRN ladder and attention factor, and the hand indices where its ramp starts and
-    ends: Hugging Face ramps linearly in the hand index between floor(j(32 turns)) and ceil(j(1 turn))."""
-    config = llama_config(d, base, int(factor * context), rope_type="yarn", factor=factor,
-                          original_max_position_embeddings=context)
-    inv_freq, attention_factor = hf_ladder("yarn", config)
-
-    def hand_with_turns(turns):  # the (fractional) j at which hand j makes `turns` turns in the context
-        return d * math.log(context / (turns * 2 * math.pi)) / (2 * math.log(base))
-
-    return inv_freq, attention_factor, math.floor(hand_with_turns(32)), math.ceil(hand_with_turns(1))
-
-
-YARN_CASES = [(128, 16.0, 4096, 10_000.0), (128, 4.0, 4096, 10_000.0), (64, 8.0, 2048, 10_000.0),
-              (128, 4.0, 32_768, 1_000_000.0)]
-
-
-@pytest.mark.parametrize(("d", "factor", "context", "base"), YARN_CASES)
-def test_yarn_ramp_is_in_the_turns_in_the_paper_and_in_the_hand_index_in_hugging_face(d, factor, context, base):
-    # The paper blends by gamma(r_j), linear in the turns r_j = L0 / lambda_j; Hugging Face blends linearly in j
-    # between rounded bounds: the two agree outside the ramp, differ inside it, and stay between theta_j / s and
-    # theta_j. (Llama 3.1's ladder against Hugging Face's: tests/test_scaling.py, for random settings.)
-    inv_freq, _, low, high = yarn_case(d, factor, context, base)
-    theta, ours = frequencies(d, base), yarn(d, factor, context, base)
-    inside = slice(low + 1, high)
-    turns = context / wavelengths(d, base)
-    paper_gamma = np.clip((turns - 1) / 31, 0, 1)
-    hf_gamma = 1 - np.clip((np.arange(d // 2) - low) / (high - low), 0, 1)
-    np.testing.assert_allclose(ours, (1 - paper_gamma) * theta / factor + paper_gamma * theta, rtol=1e-13)
-    np.testing.assert_allclose(inv_freq, (1 - hf_gamma) * theta / factor + hf_gamma * theta, rtol=FLOAT32_LADDER)
-    outside = np.r_[0 : low + 1, high : d // 2]
-    np.testing.assert_allclose(ours[outside], inv_freq[outside], rtol=FLOAT32_LADDER)
-    assert np.all((ours[inside] >= theta[inside] / factor) & (ours[inside] <= theta[inside]))
-    assert np.max(np.abs(ours[inside] / inv_freq[inside] - 1)) > 1e-3  # a real difference, not round-off
-
-
 @pytest.mark.parametrize("factor", [2.0, 4.0, 16.0, 40.0])
 def test_yarn_attention_factor_is_hugging_faces(factor):
-    _, attention_factor, _, _ = yarn_case(128, factor, 4096, 10_000.0)
-    assert yarn_attention_scale(factor) == pytest.approx(attention_factor, rel=1e-15)
+    config = llama_config(128, 10_000.0, int(factor * 4096), rope_type="yarn", factor=factor,
+                          original_max_position_embeddings=4096)
+    assert yarn_attention_scale(factor) == pytest.approx(hf_ladder("yarn", config)[1], rel=1e-15)
