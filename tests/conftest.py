@@ -18,6 +18,7 @@ from importlib import metadata
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,8 +29,22 @@ SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML:
 settings.register_profile("full", max_examples=60, deadline=None)
 settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("fast", max_examples=10, deadline=None)
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "full")
+CI = os.environ.get("CI", "").lower() == "true"  # CI installs every tool: a missing one fails, not skips
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if CI else "full")
 settings.load_profile(PROFILE)
+
+
+def need(condition: bool, message: str) -> None:
+    """Skip with ``message`` unless ``condition``; with CI=true, fail instead."""
+    if not condition:
+        (pytest.fail if CI else pytest.skip)(message)
+
+
+def toc_files() -> list[str]:
+    """The documents of _toc.yml, in the book's order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
+
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings
 
