@@ -7,8 +7,7 @@ import json
 import re
 
 import pytest
-import yaml
-from conftest import ROOT
+from conftest import ROOT, toc_files
 
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 NAMES_WITH_NUMBERS = re.compile(r"\b[A-Za-z]+\d+\b|Llama \d[\d.]*(?:(?:, | and )\d[\d.]*)*")  # bfloat16, Llama 3.1
@@ -18,11 +17,6 @@ def cells(path, kind: str) -> list[str]:
     """The sources of the cells of ``kind`` ("markdown" or "code") of a notebook, in order."""
     return ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
             if c["cell_type"] == kind]
-
-
-def toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
 
 
 # ---- the table of contents ----

