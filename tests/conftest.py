@@ -14,6 +14,7 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import subprocess
 from importlib import metadata
 from pathlib import Path
 
@@ -44,6 +45,13 @@ def toc_files() -> list[str]:
     """The documents of _toc.yml, in the book's order."""
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
+
+
+def repository_files() -> list[str]:
+    """Tracked files and untracked ones that git does not ignore (what a commit would hold)."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
+                           check=True, capture_output=True, text=True).stdout.splitlines()
+    return sorted(name for name in names if (ROOT / name).is_file())
 
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings

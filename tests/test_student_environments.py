@@ -27,7 +27,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from conftest import ROOT, pins
+from conftest import ROOT, pins, repository_files
 
 sys.path.insert(0, str(ROOT / "tools"))
 import course_links  # noqa: E402
@@ -47,12 +47,9 @@ def release_clone(folder: Path, edition: Path) -> Path:
     """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
     what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain ``edition`` in
     ``notebooks/``, as on the release's edition branch that the launch buttons open."""
-    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
-                           check=True, capture_output=True, text=True).stdout.splitlines()
-    for name in names:
-        if (ROOT / name).is_file():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, folder / name)
+    for name in repository_files():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
     git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
         subprocess.run([*git, *command], check=True)
