@@ -13,7 +13,8 @@ Each environment is a fresh venv, made once and cached under ``_build/`` (keyed 
   then ``binder/postBuild``; it must hold no book-building, test or grading tool. Its pins are the versions
   the book's build ran every chapter with (checked here), and the Colab run above shows that the notebooks
   need nothing beyond the student packages; what Binder could still lack is checked directly: every module
-  and name the notebooks import is found in its image, and the explorers work in a kernel of it.
+  and name the notebooks import is found in its image (its widgets are the build's, whose explorers
+  tests/test_explorers.py runs live).
 """
 
 from __future__ import annotations
@@ -94,16 +95,6 @@ rope
 """
 
 
-def run_all(python: Path, repo: Path, cwd: Path) -> list[str]:
-    failed = []
-    for name, notebook in notebooks_the_buttons_open(repo):
-        try:
-            student_env.run_notebook(notebook, python, cwd)
-        except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
-            failed.append(f"{name}: {str(error)[-1500:]}")
-    return failed
-
-
 @pytest.fixture(scope="module")
 def repo(site, tmp_path_factory) -> Path:
     return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
@@ -125,25 +116,23 @@ def test_the_install_cell_leaves_colabs_packages_alone(colab):
     assert student_env.installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
-def explorer_check_output(python: Path, folder: Path) -> list:
-    """The outputs of EXPLORER_CHECK run in a kernel of ``python``."""
+def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
+    """(Binder pins the widgets the book is built with, whose explorers tests/test_explorers.py tests.)"""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    return student_env.run_notebook(notebook, python, folder).cells[0].outputs
-
-
-def assert_explorers_work(outputs: list, ipywidgets: str, anywidget: str) -> None:
+    outputs = student_env.run_notebook(notebook, colab, tmp_path).cells[0].outputs
     text = "".join(o.get("text", "") for o in outputs)
-    assert f"versions {ipywidgets} {anywidget}" in text
-    assert "recomputed" in text
+    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text and "recomputed" in text
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
 
 
-def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
-    assert_explorers_work(explorer_check_output(colab, tmp_path), COLAB["ipywidgets"], COLAB["anywidget"])
-
-
 def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tmp_path):
-    assert run_all(colab, repo, tmp_path) == []  # Colab's working directory holds no repository
+    failed = []
+    for name, notebook in notebooks_the_buttons_open(repo):
+        try:
+            student_env.run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
+        except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
+            failed.append(f"{name}: {str(error)[-1500:]}")
+    assert failed == []
 
 
 @pytest.fixture(scope="module")
@@ -173,13 +162,9 @@ def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
     assert size < 1580, f"the Binder environment takes {size:,.0f} MB, no less than the 1,580 MB of all the pins"
 
 
-def binder_pins() -> dict[str, str]:
-    """``{name: version}`` of binder/requirements.txt, torch's local label (``+cpu``) dropped."""
-    return {name: version.split("+")[0] for name, version in pins(ROOT / "binder" / "requirements.txt").items()}
-
-
 def test_binder_pins_the_versions_the_book_is_built_with():
-    book, pinned = pins(ROOT / "requirements" / "book.txt"), binder_pins()
+    book = pins(ROOT / "requirements" / "book.txt")
+    pinned = {name: version.split("+")[0] for name, version in pins(ROOT / "binder" / "requirements.txt").items()}
     assert {"torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= pinned.keys()
     assert {name: version for name, version in pinned.items() if book.get(name, version) != version} == {}
 
@@ -223,8 +208,3 @@ def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binde
     result = subprocess.run([str(binder), "-c", FIND_IMPORTS, json.dumps(imports)], cwd=tmp_path, check=True,
                             capture_output=True, text=True)
     assert json.loads(result.stdout) == []
-
-
-def test_explorers_work_in_a_kernel_of_the_binder_image(binder, tmp_path):
-    pinned = binder_pins()
-    assert_explorers_work(explorer_check_output(binder, tmp_path), pinned["ipywidgets"], pinned["anywidget"])
