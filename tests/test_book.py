@@ -19,10 +19,8 @@ import nbformat
 import pytest
 import tomllib
 import yaml
+from build_book import sources_fingerprint
 from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-from build_book import sources_fingerprint  # noqa: E402
 
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
 

@@ -9,16 +9,13 @@ left in any notebook a button opens. Running them is tests/test_student_environm
 from __future__ import annotations
 
 import re
-import sys
 from pathlib import Path
 
+import course_links
 import nbformat
 import pytest
 from bs4 import BeautifulSoup
 from conftest import ROOT, toc_files
-
-sys.path.insert(0, str(ROOT / "tools"))
-import course_links  # noqa: E402
 
 COURSE = course_links.Course.of(ROOT)
 MYST = {

@@ -10,12 +10,9 @@ import sys
 from pathlib import Path
 
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-
-from course_links import Course  # noqa: E402
-from publish_edition import publish_edition  # noqa: E402
+from conftest import ROOT
+from course_links import Course
+from publish_edition import publish_edition
 
 
 def git(*args: str, cwd: Path) -> str:

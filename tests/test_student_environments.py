@@ -23,16 +23,13 @@ import ast
 import json
 import shutil
 import subprocess
-import sys
 from pathlib import Path
 
+import course_links
 import nbformat
 import pytest
+import student_env
 from conftest import ROOT, pins, repository_files
-
-sys.path.insert(0, str(ROOT / "tools"))
-import course_links  # noqa: E402
-import student_env  # noqa: E402
 
 from posenc_grader import samples
 
