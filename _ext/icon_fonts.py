@@ -85,7 +85,6 @@ def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
 
 
 def subset_icon_fonts(app: Sphinx, exception: Exception | None) -> None:
-    """After the bundles are written, cut every icon font they use down to the icons they name."""
     if exception is not None or app.builder.format != "html":
         return
     site = Path(app.outdir)

@@ -28,7 +28,6 @@ def site_url(config: Config) -> str:
 
 
 def set_opengraph_address(app: Sphinx, config: Config) -> None:
-    """Give sphinxext-opengraph the site's address and name (the book's title) unless the configuration does."""
     if not config.ogp_site_url:
         config.ogp_site_url = site_url(config)
     if config.ogp_site_name is None:
