@@ -7,14 +7,10 @@ Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing ce
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
 jupyter-cache, which keys each notebook on its code cells only; a change to the package the chapters
 import, ``BOOK_DIR/src/posenc``, would otherwise leave stale outputs in place, and Sphinx, seeing an
-unchanged notebook, would not even ask. So the script fingerprints the package's sources (its Python
-modules and the data files that travel into outputs, such as the explorers' JavaScript) and, whenever
-the fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
-What no chapter executes leaves the cache alone: the grader, the tests, caches and compiled files.
-Before the build, the notebooks of the table of contents that the cache holds no outputs for are executed
-into it two at a time (jupyter-cache's own worker), so that Sphinx finds them there; one that fails is left
-for the build, which executes it again and reports the failure.
-The build's editions, the HTML and the plain notebooks (``_build/html``, ``_build/notebooks``), are
+unchanged notebook, would not even ask. So whenever the package's sources change, the execution cache and
+Sphinx's saved environment (``.doctrees``) are emptied. Before the build, the notebooks the cache holds no
+outputs for are executed into it two at a time, so that Sphinx finds them there; one that fails is left
+for the build, which executes it again and reports the failure. The HTML and the plain notebooks are
 rewritten from scratch on every build, so that a page removed from the book does not linger in them.
 """
 
@@ -46,8 +42,8 @@ def sources_fingerprint(package: Path) -> str:
 
 
 def invalidate_stale_cache(book: Path, build: Path) -> None:
-    """Delete the execution cache and the Sphinx environment under ``build`` unless they were made
-    with the current sources of the package ``book/src/posenc``."""
+    """Delete the execution cache and the Sphinx environment under ``build`` unless they were made with the
+    current sources of ``book/src/posenc``."""
     stamp = build / ".posenc-sources.sha256"
     package = book / PACKAGE
     fingerprint = sources_fingerprint(package) if package.is_dir() else "no-package"
@@ -62,8 +58,8 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
 
 
 def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
-    """Execute the book's notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a
-    time, into that cache, with the timeout of ``_config.yml``; the largest first, so that a long one does not
+    """Execute the notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a time
+    (jupyter-cache's own worker), with ``_config.yml``'s timeout; the largest first, so that a long one does not
     start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
     from jupyter_cache import get_cache
     from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData

@@ -6,13 +6,10 @@ The repository address is ``repository.url`` in ``_config.yml``; the release is 
 derived here: the Colab and Binder links and the first code cell of every chapter and exercise notebook, which
 installs the package of that release when it is missing. (The website's own address: _ext/site_address.py.)
 
-A launch link opens a committed notebook (an exercise's student version) at the release tag. The plain
-edition (``notebooks/``: each executed page as a plain notebook) is never committed to the main line: its
-glued numbers and figures are executed results, which differ from machine to machine. The build writes it
-under ``_build/notebooks/``; ``make publish`` pushes it to the release's edition branch ``plain-v<version>``,
-one generated commit on top of the release whose tree is the release's tree plus ``notebooks/``. Its links
-open that branch, where ``binder/`` and the package sit as at the tag. (The branch name has no slash:
-Colab's GitHub URLs split on slashes.)
+A launch link opens a committed notebook (an exercise's student version) at the release tag, and a page of the
+plain edition (executed, so never committed: ``_ext/plain_edition.py``) on the release's edition branch
+``plain-v<version>`` that ``make publish`` pushes (``tools/publish_edition.py``), where ``binder/`` and the
+package sit as at the tag. (The branch name has no slash: Colab's GitHub URLs split on slashes.)
 
 Usage: ``python tools/course_links.py [--check]`` rewrites (or, with ``--check``, only compares) the
 install cells of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell
@@ -80,10 +77,8 @@ class Course:
         return self.edition_branch if path.startswith(f"{EDITION_FOLDER}/") else self.tag
 
     def install_target(self, url: str | None = None) -> str:
-        """What ``pip install`` gets in the install cell: the package at this release's tag.
-
-        ``url`` replaces the repository address (tests install from a local clone); nothing else changes.
-        """
+        """What the install cell's ``pip install`` gets: the package at this release's tag (from ``url``, a local
+        clone in the tests, instead of the repository)."""
         return f"posenc @ git+{url or self.url}@{self.tag}"
 
     def colab(self, path: str) -> str:

@@ -3,12 +3,10 @@
 
 Usage: python tools/publish_edition.py [REMOTE] [--build _build]
 
-The edition (``notebooks/`` in the build folder, written by the build) goes out as one generated commit whose
-parent is HEAD and whose tree is HEAD's tree plus ``notebooks/``, force-pushed to the branch that
-``tools/course_links.py`` names after the release (``plain-v<version>``). On that branch ``binder/`` and ``pip
-install .`` work as at the release, and the notebooks sit where the links expect them. The commit is made with
-git's plumbing in a temporary index: the repository's own index, HEAD and branches are not touched.
-The site itself is pushed with ghp-import (``make publish``), which cannot do this: it commits a folder alone.
+The edition (``notebooks/`` in the build folder) goes out as one generated commit whose parent is HEAD and whose
+tree is HEAD's tree plus ``notebooks/``, force-pushed to ``plain-v<version>``: there ``binder/`` and ``pip install
+.`` work as at the release. The commit is made with git's plumbing in a temporary index: the repository's own
+index, HEAD and branches are not touched. (The site goes out with ghp-import, which commits a folder alone.)
 
 REMOTE is anything ``git push`` takes: a remote's name (``origin``), a git URL or a path.
 """

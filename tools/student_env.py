@@ -1,11 +1,5 @@
-"""Fresh Python environments like a student's (Colab's packages, Binder's image), and notebooks run in them.
-
-``environment(folder, requirements)`` makes a venv in ``folder`` from pip requirement lines, once: the
-folder holds a stamp of the lines, and an environment with the same lines is reused (tests cache theirs
-under ``_build/``). ``run_notebook(notebook, python)`` executes a notebook top to bottom in a kernel of
-that environment's ``python`` (the runner, nbclient, stays in the calling environment), and raises
-``nbclient``'s ``CellExecutionError`` naming the failing cell.
-"""
+"""Fresh Python environments like a student's (Colab's packages, Binder's image), and notebooks run in them
+(tests/test_student_environments.py)."""
 
 from __future__ import annotations
 
@@ -53,8 +47,9 @@ def size_mb(folder: Path) -> float:
 
 
 def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path, timeout: int = 600) -> nbformat.NotebookNode:
-    """Execute ``notebook`` in a kernel started by ``python`` (working directory ``cwd``); return it with
-    its outputs. A cell that raises stops the run with ``CellExecutionError``."""
+    """Execute ``notebook`` in a kernel started by ``python`` (working directory ``cwd``; the runner, nbclient,
+    stays in this environment); return it with its outputs. A cell that raises stops the run with nbclient's
+    ``CellExecutionError``, which names the cell."""
     from jupyter_client.kernelspec import KernelSpecManager
     from jupyter_client.manager import KernelManager
     from nbclient import NotebookClient

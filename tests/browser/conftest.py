@@ -137,7 +137,7 @@ def _pages_to_visit() -> list[str]:
     message."""
     if not (SITE / "index.html").is_file():
         return [NO_SITE]
-    return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text(encoding="utf-8")]
+    return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]
 
 
 EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
