@@ -13,14 +13,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import nbformat
 import pytest
-import tomllib
-import yaml
 from build_book import sources_fingerprint
 from conftest import ROOT
+from course_links import Course
 
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
 
@@ -104,13 +102,11 @@ def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_so
 
 @pytest.mark.build
 def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edition_book):
-    """(The launch buttons open the plain edition on the edition branch: tests/test_site.py.)"""
+    """(The launch buttons open the plain edition on the edition branch: tests/test_site.py; the links' form:
+    tests/test_course_links.py.)"""
     html = page_text(edition_book, "page").replace("&amp;", "&")
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    slug = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].removeprefix("https://github.com/")
-    urlpath = quote(f"lab/tree/{CHAPTER}", safe="")
-    assert f'href="https://colab.research.google.com/github/{slug}/blob/v{version}/{CHAPTER}"' in html
-    assert f'href="https://mybinder.org/v2/gh/{slug}/v{version}?urlpath={urlpath}"' in html
+    course = Course.of(ROOT)
+    assert f'href="{course.colab(CHAPTER)}"' in html and f'href="{course.binder(CHAPTER)}"' in html
 
 
 @pytest.mark.build
