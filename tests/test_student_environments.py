@@ -20,15 +20,17 @@ Each environment is a fresh venv, made once and cached under ``_build/`` (keyed 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import shutil
 import subprocess
+import sys
+import tempfile
 from pathlib import Path
 
 import course_links
 import nbformat
 import pytest
-import student_env
 from conftest import ROOT, pins, repository_files
 
 from posenc_grader import samples
@@ -39,6 +41,46 @@ COURSE = course_links.Course.of(ROOT)
 COLAB = {"numpy": "2.1.3", "matplotlib": "3.10.0", "ipywidgets": "7.7.1", "anywidget": "0.9.21"}
 COLAB_TORCH = "torch==2.13.0"  # Colab has 2.11 (CPU); 2.13.0 is the only torch on these machines
 STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwright", "ruff", "hypothesis")
+
+
+def environment(folder: Path, requirements: list[str]) -> Path:
+    """The python of a venv at ``folder`` with ``requirements`` (and ipykernel) installed; made only when
+    ``folder`` does not hold one made from the same lines. Installed without byte-compiling (as the Makefile's
+    locks): a module is compiled when a kernel first imports it."""
+    lines = [*requirements, "ipykernel"]
+    stamp = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    python = folder / "bin" / "python"
+    if (folder / ".requirements.sha256").is_file() and (folder / ".requirements.sha256").read_text() == stamp:
+        return python
+    shutil.rmtree(folder, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *lines], check=True)
+    (folder / ".requirements.sha256").write_text(stamp)
+    return python
+
+
+def installed_versions(python: Path, names: list[str]) -> dict[str, str]:
+    code = "import importlib.metadata as m, json, sys\nprint(json.dumps({n: m.version(n) for n in sys.argv[1:]}))"
+    result = subprocess.run([str(python), "-c", code, *names], check=True, capture_output=True, text=True)
+    return json.loads(result.stdout)
+
+
+def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path) -> nbformat.NotebookNode:
+    """Execute ``notebook`` in a kernel started by ``python`` (working directory ``cwd``; the runner, nbclient,
+    stays in this environment); return it with its outputs. A cell that raises stops the run with nbclient's
+    ``CellExecutionError``, which names the cell."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory() as specs:
+        (Path(specs) / "student").mkdir()
+        (Path(specs) / "student" / "kernel.json").write_text(json.dumps({
+            "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "student", "language": "python"}))
+        manager = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[specs]))
+        NotebookClient(notebook, km=manager, timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+    return notebook
 
 
 def release_clone(folder: Path, edition: Path) -> Path:
@@ -100,7 +142,7 @@ def repo(site, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def colab(repo) -> Path:
     """Colab's packages in a fresh venv, then the package installed by the install cell (URL: the clone)."""
-    python = student_env.environment(
+    python = environment(
         ROOT / "_build" / "venv-colab", [f"{name}=={version}" for name, version in COLAB.items()] + [COLAB_TORCH])
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)  # a fresh install
     cell = course_links.install_cell_source(COURSE, url=f"file://localhost{repo}")  # pip 23 refuses an empty host
@@ -110,13 +152,13 @@ def colab(repo) -> Path:
 
 
 def test_the_install_cell_leaves_colabs_packages_alone(colab):
-    assert student_env.installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
+    assert installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
 def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
     """(Binder pins the widgets the book is built with, whose explorers tests/test_explorers.py tests.)"""
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    outputs = student_env.run_notebook(notebook, colab, tmp_path).cells[0].outputs
+    outputs = run_notebook(notebook, colab, tmp_path).cells[0].outputs
     text = "".join(o.get("text", "") for o in outputs)
     assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text and "recomputed" in text
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
@@ -126,7 +168,7 @@ def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tm
     failed = []
     for name, notebook in notebooks_the_buttons_open(repo):
         try:
-            student_env.run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
+            run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
         except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
             failed.append(f"{name}: {str(error)[-1500:]}")
     assert failed == []
@@ -138,7 +180,7 @@ def binder(repo) -> Path:
     lines = [line.strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
              if line.strip() and not line.lstrip().startswith(("#", "--"))]
     folder = ROOT / "_build" / "venv-binder"
-    python = student_env.environment(folder, lines)
+    python = environment(folder, lines)
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)
     env = {"PATH": f"{folder / 'bin'}:/usr/bin:/bin", "HOME": str(repo.parent)}
     subprocess.run(["bash", str(repo / "binder" / "postBuild")], check=True, cwd=repo, env=env)
@@ -147,14 +189,15 @@ def binder(repo) -> Path:
 
 def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
     folder = binder.parent.parent
-    versions = student_env.installed_versions(binder, ["torch", "numpy", "matplotlib", "ipywidgets", "anywidget",
+    versions = installed_versions(binder, ["torch", "numpy", "matplotlib", "ipywidgets", "anywidget",
                                                         "jupyterlab", "posenc"])
     assert versions["torch"].endswith("+cpu") and versions["posenc"] == COURSE.version
     listed = subprocess.run([str(binder), "-m", "pip", "list", "--format=freeze"], check=True,
                             capture_output=True, text=True).stdout.lower()
     assert [tool for tool in STUDENT_TOOLS_ABSENT if f"\n{tool}==" in "\n" + listed] == []
     assert "nvidia" not in listed
-    size = student_env.size_mb(folder)
+    du = subprocess.run(["du", "-sk", str(folder)], check=True, capture_output=True, text=True)  # what the files occupy
+    size = int(du.stdout.split()[0]) / 1024
     print(f"binder environment: {size:,.0f} MB")
     assert size < 1580, f"the Binder environment takes {size:,.0f} MB, no less than the 1,580 MB of all the pins"
 
