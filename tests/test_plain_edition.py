@@ -32,7 +32,6 @@ def edition_pages() -> list[str]:
 
 
 def edition_folder(site: Path) -> Path:
-    """Where the build wrote the plain edition: next to the site, in the same build folder."""
     return site.parent / course_links.EDITION_FOLDER
 
 
@@ -46,20 +45,12 @@ def markdown(notebook: nbformat.NotebookNode) -> str:
     return "\n\n".join(c.source for c in notebook.cells if c.cell_type == "markdown")
 
 
-def unescaped(text: str) -> str:
-    return re.sub(r"\\([\\`*_\[\]<>$|#])", r"\1", text)
-
-
 def opened_by_buttons() -> list:
     """Every notebook a Colab or Binder button of the site opens, as its launch link names it; the plain
     edition's are built with the site, so they carry its mark (``make check`` leaves them out)."""
     exercises = sorted((ROOT / "exercises" / "release").glob("*/*.ipynb"))
     return [pytest.param(f"{course_links.EDITION_FOLDER}/{page}.ipynb", marks=pytest.mark.site)
             for page in edition_pages()] + [path.relative_to(ROOT).as_posix() for path in exercises]
-
-
-def soup(site: Path, page: str) -> BeautifulSoup:
-    return BeautifulSoup((site / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
 
 
 def test_every_chapter_and_the_explorers_page_has_a_plain_edition(site):
@@ -81,7 +72,8 @@ def test_no_myst_syntax_survives_in_a_notebook_a_button_opens(request, name):
 
 @pytest.mark.parametrize("page", edition_pages())
 def test_plain_edition_carries_the_pages_numbers_glued_values_and_figures(site, page):
-    html, text = soup(site, page), markdown(edition(site, page))
+    html = BeautifulSoup((site / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    text = markdown(edition(site, page))
     boxes = [re.sub(r"\s+", " ", span.get_text()).strip()
              for span in html.select("p.admonition-title span.caption-number")]  # "Theorem 4.1"
     figures = [re.sub(r"\s+", " ", span.get_text()).strip() for span in html.select("figure span.caption-number")]
@@ -93,7 +85,7 @@ def test_plain_edition_carries_the_pages_numbers_glued_values_and_figures(site, 
     for number in equations:
         assert rf"\tag{{{number}}}" in text, f"{page}: equation ({number}) is not tagged"
     glued = [span.get_text() for span in html.select("span.pasted-text")]
-    plain = unescaped(text)
+    plain = re.sub(r"\\([\\`*_\[\]<>$|#])", r"\1", text)  # Markdown's escapes undone
     assert [value for value in glued if value not in plain] == []
     assert text.count("](data:image/") == len(html.select("figure img"))
     if page.startswith("chapters/"):
