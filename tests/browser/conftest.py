@@ -4,9 +4,6 @@ that leaves the site refused and recorded, as it would fail for a reader offline
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
 ``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
 inserted into them, are covered too.
-
-Without chromium, the tests' npm packages (axe-core, lighthouse) or playwright, the tests are skipped with a
-message that says what is missing; with ``CI=true`` they fail instead.
 """
 
 from __future__ import annotations
@@ -199,7 +196,8 @@ class BrowserSite:
 
 @pytest.fixture(scope="session")
 def browser_site(site):
-    """The built site in chromium; skipped (failed when CI=true) where the tools are missing."""
+    """The built site in chromium; skipped (failed when CI=true) where chromium, the tests' npm packages (axe-core,
+    lighthouse) or playwright are missing."""
     missing = missing_tools()
     need(not missing, "browser tests need: " + "; ".join(missing))
     from playwright.sync_api import sync_playwright

@@ -1,11 +1,8 @@
 """Every posenc explorer on the site responds to input as the mathematics says, with no kernel behind it.
 
-The page computes its readouts in JavaScript from the widget state; each test reads them (the exact values
-sit in each readout's ``data-value``) and compares them with the same numbers computed by ``posenc``
-(``EXPLORERS[kind](**state).readouts()``), before and after using the controls. Every copy of every explorer,
-on every page that shows one, has each of its sliders, choices and buttons used and its readouts compared; what
-the page draws (the curve, the table, the buttons' limits, the aliasing mark) is one script per kind, checked on
-one copy of the kind.
+The page computes its readouts in JavaScript from the widget state (the exact values sit in each readout's
+``data-value``); the tests compare them with posenc's for the same state. What the page draws (the curve, the
+table, the buttons' limits, the aliasing mark) is one script per kind, checked on one copy of the kind.
 """
 
 from __future__ import annotations
