@@ -1,12 +1,9 @@
 """Shared fixtures, the hypothesis profiles, and the marks that split the suite into two lanes.
 
-A test that needs more than the test environment is marked by what it needs, so that `make check` can leave
-it out: ``site`` (the built site, `make book`), ``pdf`` (the built PDF, texlive), ``browser`` (chromium),
-``grader`` (nbgrader grading or generating notebooks), ``venv`` (fresh virtual environments), ``build``
-(scratch books or wheels built first). The marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added
-here to every test that uses them; the others are set in the test modules. `make test` runs the suite on
-every core with pytest-xdist, each file's tests on one worker (``--dist loadfile``), so that a module's
-expensive fixture (a graded class, a venv) is made once.
+A test that needs more than the test environment is marked by what it needs (the marks: pyproject.toml), so that
+`make check` can leave it out; the marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added here to
+every test that uses them. `make test` runs each file's tests on one worker (``--dist loadfile``), so that a
+module's expensive fixture (a graded class, a venv) is made once.
 """
 
 from __future__ import annotations

@@ -76,19 +76,9 @@ def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
         assert sorted(hrefs) == sorted([course.colab(notebook), course.binder(notebook)]), page.name
 
 
-def glossary_entries(site: Path) -> dict[str, str]:
-    """term id -> definition text, from the built glossary page."""
-    soup = soup_of(site / "glossary.html")
-    entries = {}
-    for dl in soup.select("dl.glossary"):
-        for dt in dl.find_all("dt"):
-            definition = dt.find_next_sibling("dd")
-            entries[dt["id"]] = " ".join(definition.get_text(" ").split())
-    return entries
-
-
 def test_glossary_defines_the_terms_of_the_lesson_and_the_book(site):
-    entries = glossary_entries(site)
+    entries = {dt["id"]: " ".join(dt.find_next_sibling("dd").get_text(" ").split())
+               for dt in soup_of(site / "glossary.html").select("dl.glossary dt")}
     missing = [term for term in REQUIRED_TERMS if f"term-{term.replace(' ', '-')}" not in entries
                and f"term-{term.lower().replace(' ', '-')}" not in entries]
     assert missing == [], f"glossary.md lacks {missing}"
