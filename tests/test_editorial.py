@@ -48,16 +48,11 @@ def test_chapter_prose_is_under_4000_words(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_positions_and_position_vectors_follow_the_notation_page(path):
+def test_positions_position_vectors_and_the_imaginary_unit_follow_the_notation_page(path):
     prose = "\n".join(cells(path, "markdown"))
     assert not re.search(r"\bp_[mnp]\b", prose), "a position vector is e_p (learned) or PE(p) (sinusoidal)"
     assert "PE}(q)" not in prose and "PE(q)" not in prose, "q is a query vector, never a position"
     assert "X \\in \\mathbb{R}^{n" not in prose, "a sequence has N tokens"
-
-
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_the_imaginary_unit_is_written_as_on_the_notation_page(path):
-    prose = "\n".join(cells(path, "markdown"))
     assert not re.search(r"\\mathrm\s*\{?\s*i\b", prose), "the imaginary unit is $i$, as appendix/notation.md writes it"
 
 

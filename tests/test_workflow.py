@@ -20,6 +20,7 @@ const lint = await createLinter();
 const path = process.argv[1];
 console.log(JSON.stringify(lint(readFileSync(path, "utf8"), path)));"""
 CPU_TORCH = "--index-url https://download.pytorch.org/whl/cpu"
+BOOK_PYTHON = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")  # Binder's and the book's
 
 
 def workflow(name: str) -> dict:
@@ -74,8 +75,7 @@ def test_publishing_builds_with_cpu_torch_as_the_readme_does():
     assert_installs_the_locked_torch_from_the_cpu_index(commands, "book.txt")
     assert re.search(r"^make book$", commands, re.MULTILINE), "the site must be built by the README's command"
     python = next(s for s in steps("publish.yml", "build") if s.get("uses", "").startswith("actions/setup-python"))
-    binder_python = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
-    assert python["with"]["python-version"] == binder_python
+    assert python["with"]["python-version"] == BOOK_PYTHON
 
 
 def test_publishing_deploys_the_built_site_to_pages():
@@ -105,8 +105,7 @@ def test_ci_installs_the_locked_cpu_torch_and_runs_the_suite_where_make_installs
     for job in ("check", "test"):
         assert_installs_the_locked_torch_from_the_cpu_index(runs("ci.yml", job), "test.txt")
     test = workflow("ci.yml")["jobs"]["test"]
-    binder_python = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")
-    assert test["container"]["image"] == f"python:{binder_python}-bookworm"  # Debian, as root: apt-get works
+    assert test["container"]["image"] == f"python:{BOOK_PYTHON}-bookworm"  # Debian, as root: apt-get works
     assert "--privileged" in test["container"]["options"]  # bubblewrap makes namespaces for the grader's sandbox
     versions = workflow("ci.yml")["jobs"]["check"]["strategy"]["matrix"]["python-version"]
-    assert binder_python in versions and "3.13" in versions  # the book's Python and Colab's
+    assert BOOK_PYTHON in versions and "3.13" in versions  # the book's Python and Colab's
