@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the book strictly, never serving notebook outputs computed with older package sources.
 
-Usage: python tools/build_book.py [BOOK_DIR] [--path-output DIR]
+Usage: python tools/build_book.py [BOOK_DIR]
 
 Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing cell or a broken
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
@@ -83,19 +83,14 @@ def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("book", nargs="?", default=".", type=Path)
-    parser.add_argument("--path-output", type=Path, help="build into DIR/_build instead of BOOK_DIR/_build")
-    args = parser.parse_args()
-    book = args.book.resolve()
-    build = (args.path_output.resolve() if args.path_output else book) / "_build"
+    book = parser.parse_args().book.resolve()
+    build = book / "_build"
     invalidate_stale_cache(book, build)
     execute_ahead(book, build)
     for edition in ("html", EDITION_FOLDER):
         shutil.rmtree(build / edition, ignore_errors=True)
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
-    command = [str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"]
-    if args.path_output:
-        command += ["--path-output", str(args.path_output.resolve())]
-    returncode = subprocess.call(command)
+    returncode = subprocess.call([str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"])
     if returncode:
         print(f"build_book: FAILED (exit {returncode}); see the warnings above", file=sys.stderr)
     else:

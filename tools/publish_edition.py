@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Push the plain edition, what the launch buttons open, to the release's edition branch of a git remote.
 
-Usage: python tools/publish_edition.py [REMOTE] [--build _build]
+Usage: python tools/publish_edition.py [REMOTE]
 
 The edition (``notebooks/`` in the build folder) goes out as one generated commit whose parent is HEAD and whose
 tree is HEAD's tree plus ``notebooks/``, force-pushed to ``plain-v<version>``: there ``binder/`` and ``pip install
@@ -58,15 +58,14 @@ def publish_edition(build: Path, remote: str, branch: str, repository: Path = RO
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("remote", nargs="?", default="origin")
-    parser.add_argument("--build", default=ROOT / "_build", type=Path)
-    args = parser.parse_args()
+    remote, build = parser.parse_args().remote, ROOT / "_build"
     branch = Course.of(ROOT).edition_branch
     try:
-        commit = publish_edition(args.build, args.remote, branch)
+        commit = publish_edition(build, remote, branch)
     except (FileNotFoundError, RuntimeError) as error:
         print(f"publish: {error}", file=sys.stderr)
         return 1
-    print(f"publish: {args.build / EDITION_FOLDER} -> {args.remote} {branch} ({commit[:12]})")
+    print(f"publish: {build / EDITION_FOLDER} -> {remote} {branch} ({commit[:12]})")
     return 0
 
 

@@ -69,12 +69,10 @@ def release(root: Path, version: str) -> str:
     return tag
 
 
-def main(argv: list[str] | None = None) -> int:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("version", help="MAJOR.MINOR.PATCH, without the leading v")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
-    args = parser.parse_args(argv)
-    tag = release(args.root, args.version)
+    tag = release(ROOT, parser.parse_args().version)
     print(f"tagged {tag}; now `git push --follow-tags` and `make publish` (or let the publish workflow run)")
     return 0
 
