@@ -11,11 +11,10 @@ plain edition (executed, so never committed: ``_ext/plain_edition.py``) on the r
 ``plain-v<version>`` that ``make publish`` pushes (``tools/publish_edition.py``), where ``binder/`` and the
 package sit as at the tag. (The branch name has no slash: Colab's GitHub URLs split on slashes.)
 
-Usage: ``python tools/course_links.py [--check]`` rewrites (or, with ``--check``, only compares) the
-install cells of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell
-of each exercise notebook (how to save and hand in from Colab, Binder and Jupyter) and the release
-lines of ``CITATION.cff``. ``make book`` and ``make exercises`` run it, so a fork edits one line of
-``_config.yml`` and rebuilds.
+Usage: ``python tools/course_links.py`` rewrites (``stale_files`` only compares, for the tests) the install cells
+of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell of each exercise
+notebook (how to save and hand in from Colab, Binder and Jupyter) and the release lines of ``CITATION.cff``.
+``make book`` and ``make exercises`` run it, so a fork edits one line of ``_config.yml`` and rebuilds.
 """
 
 from __future__ import annotations
@@ -172,13 +171,10 @@ def stale_files(root: Path = ROOT, write: bool = False) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only list the stale files (exit 1 if any)")
     parser.add_argument("--root", type=Path, default=ROOT)
-    args = parser.parse_args(argv)
-    stale = stale_files(args.root.resolve(), write=not args.check)
-    for name in stale:
-        print(f"course_links: {'stale' if args.check else 'updated'}: {name}")
-    return 1 if args.check and stale else 0
+    for name in stale_files(parser.parse_args(argv).root.resolve(), write=True):
+        print(f"course_links: updated: {name}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -67,13 +67,6 @@ def opened(browser_site, page_path: str, kind: str = ""):
         page.close()
 
 
-@contextmanager
-def one_of_kind(browser_site, kind: str):
-    """The first explorer of ``kind`` on the explorers page, where the behaviour of each kind is checked."""
-    with opened(browser_site, EXPLORERS_PAGE, kind) as explorers:
-        yield explorers[0]
-
-
 def assert_same_numbers(shown, computed, where: str) -> None:
     assert shown.keys() == computed.keys(), f"{where}: readouts {sorted(shown)} vs posenc {sorted(computed)}"
     for name, value in computed.items():
@@ -118,7 +111,7 @@ def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_s
 
 
 def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
-    with one_of_kind(browser_site, "sinusoidal") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
         live.set("position", 10)
         curve = live.root.locator("polyline[data-values]")
         before = np.array(json.loads(curve.get_attribute("data-values")))
@@ -129,7 +122,7 @@ def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
 
 
 def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
-    with one_of_kind(browser_site, "sinusoidal") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
         live.set("dimension", 40)
         for d_model in (16, 128, 64):
             live.control("d_model").select_option(str(d_model))
@@ -139,7 +132,7 @@ def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
 
 
 def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
-    with one_of_kind(browser_site, "rope") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "rope") as (live, *_):
         live.set("m", 4)
         live.set("n", 1)
         for step in (1, 5):
@@ -152,7 +145,7 @@ def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
 
 def test_clock_marks_the_fast_hand_aliased_and_a_slow_one_not_as_posenc_finds(browser_site):
     """(What aliasing is, and which hands alias: tests/test_explorers.py.)"""
-    with one_of_kind(browser_site, "clock") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "clock") as (live, *_):
         live.set("n_positions", 16)
         live.set("position", 0)
         state = live.state()
