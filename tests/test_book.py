@@ -92,8 +92,7 @@ def edition_book(tmp_path_factory) -> Path:
 def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(edition_book):
     edition = edition_book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
     assert edition.is_file(), "the build wrote no plain edition of the chapter"
-    cells = nbformat.read(str(edition), as_version=4).cells
-    assert [c.source for c in cells if c.cell_type == "code"] == [GLUE_CODE]
+    cells = nbformat.read(str(edition), as_version=4).cells  # its code cells: tests/test_plain_edition.py
     assert any("The answer is 42." in c.source for c in cells if c.cell_type == "markdown"), "the glued value"
     status = subprocess.run(["git", "-C", str(edition_book), "status", "--porcelain", "--untracked-files=all"],
                             check=True, capture_output=True, text=True).stdout

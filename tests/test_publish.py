@@ -28,10 +28,6 @@ def published_files(remote: Path, branch: str = "gh-pages") -> set[str]:
     return set(git("ls-tree", "-r", "--name-only", branch, cwd=remote).split())
 
 
-def site_files(site: Path) -> set[str]:
-    return {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()}
-
-
 def test_make_publish_pushes_every_file_of_the_built_site_with_nojekyll_and_the_plain_edition(site, tmp_path):
     clone = tmp_path / "clone"  # ghp-import moves the local gh-pages branch: publish from a clone, not the repository
     git("clone", "--quiet", "--shared", str(ROOT), str(clone), cwd=tmp_path)
@@ -44,7 +40,7 @@ def test_make_publish_pushes_every_file_of_the_built_site_with_nojekyll_and_the_
         assert result.returncode == 0, f"{attempt}: {result.stderr}"
     files = published_files(remote)
     assert ".nojekyll" in files
-    assert files == site_files(site) | {".nojekyll"}, "gh-pages differs from _build/html"
+    assert files == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} | {".nojekyll"}
     assert {"index.html", "intro.html", "_static/vendor/widgets.js"} <= files
     assert git("show", "gh-pages:intro.html", cwd=remote) == (site / "intro.html").read_text(encoding="utf-8")
     assert git("rev-list", "--count", "gh-pages", cwd=remote).strip() == "1", "gh-pages keeps only the current site"

@@ -21,7 +21,6 @@ from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
-from posenc.decoding import positions_from_mask
 from posenc.rotary import apply_rope
 from posenc.scaling import dynamic_ntk, position_interpolation, yarn_attention_scale
 
@@ -58,6 +57,7 @@ def angle_tolerance(positions) -> float:
 @pytest.mark.parametrize("base", [10_000.0, 500_000.0])
 @pytest.mark.parametrize("offset", [0, 37, 1000])
 def test_half_layout_matches_hugging_face_llama_with_kv_cache_offsets(base, offset):
+    """(A left-padded batch's positions are transformers' own: tests/ch08/test_ch08.py.)"""
     batch, heads, seq, head_dim = 2, 4, 9, 64
     generator = torch.Generator().manual_seed(offset)
     q, k = torch.randn(2, batch, heads, seq, head_dim, generator=generator)
@@ -66,15 +66,6 @@ def test_half_layout_matches_hugging_face_llama_with_kv_cache_offsets(base, offs
     atol = angle_tolerance(positions) * float(max(q.abs().max(), k.abs().max()))
     torch.testing.assert_close(apply_rope(q, positions, base=base, layout="half"), hf_q, rtol=0, atol=atol)
     torch.testing.assert_close(apply_rope(k, positions, base=base, layout="half"), hf_k, rtol=0, atol=atol)
-
-
-def test_half_layout_matches_hugging_face_on_a_left_padded_batch_with_positions_from_the_mask():
-    mask = np.array([[1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]])  # the second prompt is padded on the left
-    position_ids = positions_from_mask(mask)
-    q, k = torch.randn(2, 2, 3, mask.shape[1], 32, generator=torch.Generator().manual_seed(1))
-    hf_q, _ = hugging_face_rope(q, k, torch.as_tensor(position_ids), 32, 10_000.0)
-    for row, positions in enumerate(position_ids):
-        torch.testing.assert_close(apply_rope(q[row], positions, layout="half"), hf_q[row], rtol=0, atol=1e-5)
 
 
 # ---- the interleaved layout against Meta's complex-number form ----

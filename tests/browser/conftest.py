@@ -48,8 +48,6 @@ RUN_AXE = """async () => {
 
 @dataclass
 class Visit:
-    """What happened while one page loaded: console errors, requests, and the files it loaded."""
-
     rel: str
     console_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
@@ -101,8 +99,6 @@ WAIT_FOR_PAGE = """async () => {
 
 @dataclass
 class PageReport:
-    """Everything the per-page tests look at, gathered in one visit."""
-
     visit: Visit
     facts: dict
     violations: list[dict]

@@ -118,8 +118,6 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
 
 
-# ---- the site's pages, read from the built HTML ----
-
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
 
 
@@ -131,8 +129,6 @@ def site_pages(site: Path) -> list[str]:
         if not NOT_PAGES & set(path.relative_to(site).parts)
     )
 
-
-# ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----
 
 LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # The site is served over http from 127.0.0.1; every https and websocket request (any CDN) is blocked.
