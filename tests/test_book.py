@@ -1,8 +1,5 @@
-"""The book's build contract: strict, never stale, the source tree left as it was, every chapter present and
-runnable in Colab.
-
-The strictness, cache and clean-tree tests build small scratch books with the project's own configuration
-and its own build script (the one `make book` runs), so they prove what `make book` and `make test` do.
+"""The book's build contract: strict, never stale, the source tree left as it was. The build tests build small
+scratch books with the project's own configuration and build script (the one `make book` runs).
 """
 
 from __future__ import annotations

@@ -2,19 +2,16 @@
 
 Each environment is a fresh venv, made once and cached under ``_build/`` (keyed on its requirement lines):
 
-- **Colab**: Colab's versions (2026-08) of numpy 2.1.3, matplotlib 3.10.0, ipywidgets 7.7.1 and anywidget
-  0.9.21. Colab has torch 2.11 (CPU) and Python 3.13; only torch 2.13.0 and Python 3.11 exist on these
-  machines, so those two differ. The package is then installed by the install cell itself, with only its
-  URL replaced by a local clone tagged with the release, and must leave Colab's packages as they were.
-  Every notebook a launch button opens runs top to bottom in a kernel of it, outside any repository: the
-  plain edition of every chapter and the explorers page, and every student notebook (with the model answers
-  filled in: the blank ones stop, by design, at ``raise NotImplementedError()``).
-- **Binder**: ``binder/requirements.txt`` with its index lines dropped (the CPU torch wheel is local here),
-  then ``binder/postBuild``; it must hold no book-building, test or grading tool. Its pins are the versions
-  the book's build ran every chapter with (checked here), and the Colab run above shows that the notebooks
-  need nothing beyond the student packages; what Binder could still lack is checked directly: every module
-  and name the notebooks import is found in its image (its widgets are the build's, whose explorers
-  tests/test_explorers.py runs live).
+- **Colab**: Colab's versions (2026-08) of its numeric and widget packages (``COLAB``; its torch and Python
+  do not exist on these machines). The package is installed by the install cell itself, from a local clone
+  tagged with the release, and must leave Colab's packages as they were. Every notebook a launch button opens
+  runs top to bottom in a kernel of it, outside any repository: the plain edition, and every student notebook
+  with the model answers filled in (the blank ones stop, by design, at ``raise NotImplementedError()``).
+- **Binder**: ``binder/requirements.txt`` (index lines dropped: the CPU torch wheel is local here), then
+  ``binder/postBuild``; no book-building, test or grading tool. It pins the versions the build ran every
+  chapter with, and the Colab run shows that the notebooks need nothing more; what Binder could still lack is
+  checked directly: every module and name the notebooks import is in its image (its widgets are the build's,
+  which tests/test_explorers.py runs live).
 """
 
 from __future__ import annotations
