@@ -1,8 +1,5 @@
-"""Sphinx extension: the published site's address, for the PDF's links back to the site (``_ext/book_pdf.py``)
-and for sphinxext-opengraph's page addresses (``ogp_site_url``; with the book's title as ``ogp_site_name``).
-
-The address is ``html.baseurl`` of _config.yml when set, else the GitHub Pages address of the repository that
-``repository.url`` names: _config.yml keeps the repository's address in one place.
+"""Sphinx extension: the published site's address, for the PDF's and the plain edition's links back to the site and
+for sphinxext-opengraph's page addresses (``ogp_site_url``; with the book's title as ``ogp_site_name``).
 """
 
 from __future__ import annotations

@@ -1,9 +1,5 @@
 """The PDF edition (`make pdf`, which `make test` runs first; in the site's build folder), read back with poppler's
-pdftotext and pdfinfo.
-
-Where there is no TeX toolchain (the Makefile installs it as root on Debian) these tests are skipped with a
-message; with CI=true a missing toolchain or a missing PDF fails them instead. The comparisons with the
-website use the built site (`make book`), so that both editions are held to the same numbers.
+pdftotext and pdfinfo, and held to the website's numbers. Without a TeX toolchain the tests are skipped (CI: failed).
 """
 
 from __future__ import annotations
