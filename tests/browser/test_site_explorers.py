@@ -49,10 +49,6 @@ class LiveExplorer:
         self.control(name).focus()
         self.page.keyboard.press(key)
 
-    def posenc_readouts(self) -> dict:
-        """What posenc computes for the state the page shows."""
-        return EXPLORERS[self.kind](**self.state()).readouts()
-
 
 @contextmanager
 def opened(browser_site, page_path: str, kind: str = ""):
@@ -67,7 +63,9 @@ def opened(browser_site, page_path: str, kind: str = ""):
         page.close()
 
 
-def assert_same_numbers(shown, computed, where: str) -> None:
+def assert_same_numbers(live: LiveExplorer, where: str) -> None:
+    """The page's readouts are those posenc computes for the state the page shows."""
+    shown, computed = live.readouts(), EXPLORERS[live.kind](**live.state()).readouts()
     assert shown.keys() == computed.keys(), f"{where}: readouts {sorted(shown)} vs posenc {sorted(computed)}"
     for name, value in computed.items():
         got = np.asarray(shown[name], dtype=float)
@@ -104,10 +102,10 @@ def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_s
     with opened(browser_site, explorer_page) as explorers:
         for n, live in enumerate(explorers):
             where = f"{live.kind} explorer #{n}"
-            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} as loaded")
+            assert_same_numbers(live, f"{where} as loaded")
             for control in live.root.locator("[data-control]").all():
                 for done in operate(live, control):
-                    assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} after {done}")
+                    assert_same_numbers(live, f"{where} after {done}")
 
 
 def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
