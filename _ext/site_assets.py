@@ -13,8 +13,7 @@ runs) into ``_build/html/_static/vendor/NAME@VERSION/``, the same layout as the 
 source ``_static/`` to every page as a script.
 
 ``_config.yml`` points ``nb_ipywidgets_js`` at ``vendor/widgets.js``, the explorers' loader
-(``_ext/site_static/widgets.js``), written here with the vendored module paths filled in. If the configuration
-named a file that was not copied, the pages' request for it would fail, and with it the browser tests.
+(``_ext/site_static/widgets.js``), written here with the vendored module paths filled in.
 """
 
 from __future__ import annotations

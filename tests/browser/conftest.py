@@ -126,8 +126,7 @@ def probe_glossary(page) -> dict | None:
 
 @functools.cache
 def _pages_to_visit() -> list[str]:
-    """Every page of the site except redirects (index.html -> intro.html), or a placeholder that fails with a clear
-    message."""
+    """Every page of the site but redirects (index.html), or a placeholder that fails with a clear message."""
     if not (SITE / "index.html").is_file():
         return [NO_SITE]
     return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]

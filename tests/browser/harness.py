@@ -2,9 +2,8 @@
 
 The site serves every file its pages load (the math is typeset at build time and uses MathJax's fonts;
 require.js, the widget manager and anywidget are copied into ``_static/vendor/``), so the browser is given
-nothing but the site (tests/browser/conftest.py refuses every other request). The server compresses text
-files with gzip, as GitHub Pages does, and a page's weight is what its first visit transfers: each file it
-loads from the site, gzipped where it is text.
+nothing but the site (tests/browser/conftest.py refuses every other request), with text gzipped as GitHub
+Pages serves it.
 """
 
 from __future__ import annotations
