@@ -14,7 +14,6 @@ NAMES_WITH_NUMBERS = re.compile(r"\b[A-Za-z]+\d+\b|Llama \d[\d.]*(?:(?:, | and )
 
 
 def cells(path, kind: str) -> list[str]:
-    """The sources of the cells of ``kind`` ("markdown" or "code") of a notebook, in order."""
     return ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
             if c["cell_type"] == kind]
 

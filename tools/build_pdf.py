@@ -4,10 +4,9 @@
 Usage: python tools/build_pdf.py [BOOK_DIR]
 
 Runs ``jupyter-book build BOOK_DIR --builder pdflatex -W -n --keep-going`` after the same cache check as
-tools/build_book.py (outputs computed with older sources of the package are never reused; the HTML and
-the PDF builds share the execution cache), so a warning, a failing cell or a broken reference fails the
-build. The PDF is named by ``latex.latex_documents.targetname`` in _config.yml; when a site has been built,
-the PDF is copied into it too (the next HTML build also copies it, and links to it from the intro page).
+tools/build_book.py (the HTML and the PDF builds share the execution cache), so a warning, a failing cell or a
+broken reference fails the build. When a site has been built, the PDF is copied into it too (the next HTML
+build also copies it, and links to it from the intro page).
 """
 
 from __future__ import annotations
