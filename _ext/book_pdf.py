@@ -1,16 +1,6 @@
-"""Sphinx extension for the PDF edition (``make pdf``): explorer stills, the site's numbers, a book's back matter.
-
-- **Explorers as stills.** An explorer's display bundle carries, beside the widget view, a PNG of its state
-  (``posenc.book.explorers.stills``). In a LaTeX build, before myst-nb picks one output per bundle, every bundle
-  with a widget view becomes that PNG and a note with a link to the page where the explorer runs.
-- **The site's numbers.** With sphinx-jupyterbook-latex, a book with parts gets theorems numbered by
-  section ("Theorem 4.2.1") while the website numbers them by chapter ("Theorem 4.1"), as LaTeX numbers
-  figures and equations; the PDF uses the site's numbers, so that a reference reads the same in both.
-- **Back matter.** The parts the site leaves unnumbered are lettered appendices; the bibliography page does
-  not leave an empty chapter behind when LaTeX gathers the citations at the end.
-- **The site links to the PDF** where the page says ```{pdf-edition}```, and only when the PDF has been
-  built (``_build/latex/<name>.pdf``): the HTML build then copies it into the site. Without a TeX toolchain
-  there is no PDF, and no link to dangle.
+"""Sphinx extension for the PDF edition (``make pdf``): explorer stills, the site's numbers, a book's back matter,
+and the website's link to the PDF (``{pdf-edition}``), made only when the PDF has been built: without a TeX
+toolchain there is no PDF, and no link to dangle.
 """
 
 from __future__ import annotations
@@ -29,6 +19,8 @@ from sphinx.util.docutils import SphinxDirective
 from sphinx.util.osutil import relative_uri
 
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
+
+
 def source_docname(node: nodes.Node) -> str:
     """The document a node of the LaTeX builder's merged tree came from: the ``docname`` that
     ``inline_all_toctrees`` gives every section of an included document (its ``start_of_file`` node cannot
@@ -41,8 +33,9 @@ def source_docname(node: nodes.Node) -> str:
 
 
 class ExplorerStills(SphinxPostTransform):
-    """Replace each widget output of the LaTeX tree by the bundle's still PNG and a note that links to the
-    explorer's page on the website."""
+    """Replace each widget output of the LaTeX tree by the PNG of its state that the explorer's display bundle
+    carries beside it (``posenc.book.explorers.stills``), and a note that links to the explorer's page on the
+    website."""
 
     default_priority = 3  # before myst-nb's SelectMimeType (4), which keeps one output of each bundle
     formats = ("latex",)
@@ -132,7 +125,6 @@ def restore_latex_counter_depth(app: Sphinx, doctree: nodes.document, docname: s
 
 
 def built_pdf(app: Sphinx) -> Path | None:
-    """The PDF edition made by the LaTeX builder next to this build's output, if it exists."""
     name = Path(app.config.latex_documents[0][1]).with_suffix(".pdf").name
     pdf = Path(app.outdir).parent / "latex" / name
     return pdf if pdf.is_file() else None
@@ -143,8 +135,6 @@ class pdf_edition(nodes.General, nodes.Element):  # noqa: N801 (docutils names n
 
 
 class PdfEdition(SphinxDirective):
-    """``{pdf-edition}``: a paragraph linking to the PDF on the website, when the PDF exists; nothing in print."""
-
     def run(self) -> list[nodes.Node]:
         return [pdf_edition()]
 
@@ -166,7 +156,6 @@ def skip(self, node: nodes.Node) -> None:
 
 
 def copy_pdf_into_site(app: Sphinx, exception: Exception | None) -> None:
-    """After an HTML build, put the PDF edition (when built) into the site, where ``{pdf-edition}`` links."""
     if exception is None and app.builder.format == "html" and (pdf := built_pdf(app)) is not None:
         shutil.copy2(pdf, Path(app.outdir) / pdf.name)
 

@@ -10,7 +10,6 @@ from sphinx.application import Sphinx
 
 
 def citations_as_list_items(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Give the entries of a citation list the role its ``role="list"`` container requires."""
     if "body" in context and 'role="doc-biblioentry"' in context["body"]:
         context["body"] = context["body"].replace('role="doc-biblioentry"', 'role="listitem"')
 

@@ -76,8 +76,6 @@ WORD = re.compile(r"[A-Za-z0-9_-]+")
 CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 NOT = re.compile(r":not\([^()]*\)")
 COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
-
-
 CLASS_ATTRIBUTE = re.compile(r'class="([^"]*)"')
 SCRIPT = re.compile(r"<script([^>]*)>(.*?)</script>", re.DOTALL)
 SOURCE = re.compile(r'\ssrc="([^"?#]+)')
@@ -104,8 +102,7 @@ def site_words(site: Path) -> frozenset[str]:
 
 
 def may_match(selector: str, words: frozenset[str]) -> bool:
-    """False only when ``selector`` requires a class that nothing on the site can give an element: one that
-    is not a word of ``words``, and none of whose hyphenated prefixes (``bs-tooltip-``) is one either."""
+    """False only when ``selector`` requires a class none of whose hyphenated prefixes is in ``words``."""
     if "\\" in selector:
         return True
     required = CLASS.findall(NOT.sub("", selector))  # a class under :not() is one an element may lack
@@ -160,10 +157,6 @@ def drop_unused_rules(css: str, words: frozenset[str]) -> str:
     return "\n".join(kept)
 
 
-def bundle_name(sources: list[str]) -> str:
-    return f"{BUNDLES}/{hashlib.sha256(chr(0).join(sources).encode()).hexdigest()[:16]}.css"
-
-
 def bundle_page_stylesheets(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
     """Replace the page's local stylesheets (and the theme's) with one bundle; remember what goes into it."""
     if app.builder.format != "html" or "css_files" not in context:
@@ -177,13 +170,12 @@ def bundle_page_stylesheets(app: Sphinx, pagename: str, templatename: str, conte
             sources.append(filename)
         else:
             kept.append(css)
-    name = bundle_name(sources)
+    name = f"{BUNDLES}/{hashlib.sha256(chr(0).join(sources).encode()).hexdigest()[:16]}.css"
     app.builder.css_bundles = {**getattr(app.builder, "css_bundles", {}), name: sources}
     context["css_files"] = [_CascadingStyleSheet(name, priority=0), *kept]
 
 
 def write_bundles(app: Sphinx, exception: Exception | None) -> None:
-    """After the static files are in place, write every bundle the pages asked for."""
     if exception is not None or app.builder.format != "html":
         return
     site = Path(app.outdir)

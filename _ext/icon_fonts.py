@@ -67,9 +67,8 @@ def property_characters(name: str, properties: dict[str, str]) -> set[int]:
     return {ord(c) for c in text if 0xE000 <= ord(c) <= 0xF8FF}  # Font Awesome's icons sit in the private use area
 
 
-def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
-    """Cut the font at ``path`` down to ``characters``, in place and in its own format; (bytes before, after)."""
-    before = path.stat().st_size
+def subset_font(path: Path, characters: set[int]) -> None:
+    """Cut the font at ``path`` down to ``characters``, in place and in its own format."""
     font = TTFont(path)
     flavor = font.flavor  # "woff2", "woff" or None (a plain TrueType file)
     options = subset.Options()
@@ -81,11 +80,9 @@ def subset_font(path: Path, characters: set[int]) -> tuple[int, int]:
     font.flavor = flavor
     font.save(buffer)
     path.write_bytes(buffer.getvalue())
-    return before, path.stat().st_size
 
 
 def subset_icon_fonts(app: Sphinx, exception: Exception | None) -> None:
-    """After the bundles are written, cut every icon font they use down to the icons they name."""
     if exception is not None or app.builder.format != "html":
         return
     site = Path(app.outdir)

@@ -25,7 +25,7 @@ from sphinx.builders.html._assets import _JavaScript
 
 
 def drop_duplicate_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Keep the first of any scripts with the same source and attributes (inline bodies included)."""
+    """Keep the first of the scripts with the same source and attributes (inline bodies are attributes)."""
     scripts = context.get("script_files")
     if not scripts:
         return
@@ -44,7 +44,6 @@ SPHINX_DESIGN_CLASS = re.compile(r'class="[^"]*\bsd-')
 
 
 def drop_unused_sphinx_design(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Leave sphinx-design's stylesheet and script off a page whose body has no sphinx-design component."""
     if SPHINX_DESIGN_CLASS.search(context.get("body", "")):
         return
     for key in ("css_files", "script_files"):
@@ -60,8 +59,6 @@ NOT_DEFERRED_PAGES = ("search",)  # searchtools.js, not in the script list, runs
 
 
 def defer_scripts(app: Sphinx, pagename: str, templatename: str, context: dict, doctree) -> None:
-    """Load every script file of the page with ``defer`` (unless it is ``async``, or in ``NOT_DEFERRED``);
-    inline scripts stay as they are."""
     if pagename in NOT_DEFERRED_PAGES:
         return
     deferred = []

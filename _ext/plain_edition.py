@@ -1,16 +1,11 @@
 """Sphinx extension: the course outside the website -- the plain-Jupyter edition and its launch links.
 
-- **The plain edition.** For every chapter and the explorers page (``EDITION_PAGES``), once Sphinx has
-  resolved the page (every glued value pasted, every theorem, figure and equation numbered as the
-  website numbers it), the page is written as a plain notebook to ``notebooks/<page>.ipynb`` of the build
-  folder, next to the HTML (``_build/notebooks/``). Nothing is written into the source tree: the edition
-  holds executed results, so it is published (``make publish`` pushes it to the release's edition branch),
-  never committed to the main line.
-- **Launch buttons.** The rocket menu's Colab and Binder entries of a page with a plain edition open
-  that edition on the release's edition branch (``tools/course_links.py`` makes every URL from
-  ``_config.yml``'s ``repository.url`` and ``pyproject.toml``'s version).
-- **Roles.** ``{colab}`path``` and ``{binder}`path``` link a committed notebook (an exercise's student version)
-  on Colab and Binder at the release tag, so no page writes the address by hand.
+For every chapter and the explorers page (``EDITION_PAGES``), once Sphinx has resolved the page (every glued
+value pasted, every theorem, figure and equation numbered as the website numbers it), the page is written as a
+plain notebook to ``_build/notebooks/<page>.ipynb``, never into the source tree: the edition holds executed
+results, so it is published (``make publish`` pushes it to the release's edition branch), not committed. The
+page's Colab and Binder buttons open it there; the roles ``{colab}`path``` and ``{binder}`path``` link a
+committed notebook (an exercise's student version) at the release tag (every address: ``tools/course_links.py``).
 
 The plain edition is what Colab, Binder's JupyterLab and VS Code can show: CommonMark with ``$``-math, no MyST.
 :class:`Writer` walks the resolved doctree and writes Markdown cells, with the page's code cells (sources only)
@@ -57,12 +52,10 @@ def edition_path(docname: str) -> str:
 
 
 def edition_file(app: Sphinx, docname: str) -> Path:
-    """Where the build writes the plain edition of ``docname``: the build folder, next to the HTML."""
     return Path(app.outdir).parent / edition_path(docname)
 
 
 def has_edition(app: Sphinx, docname: str) -> bool:
-    """Whether the build writes a plain edition of ``docname``: a page of ``EDITION_PAGES`` made from a notebook."""
     in_pages = any(fnmatch.fnmatch(docname, pattern) for pattern in EDITION_PAGES)
     return in_pages and (Path(app.srcdir) / f"{docname}.ipynb").is_file()
 
@@ -99,7 +92,6 @@ def code_span(text: str) -> str:
 
 
 def quote(text: str) -> str:
-    """``text`` as a Markdown block quote."""
     return "\n".join("> " + line if line else ">" for line in text.splitlines())
 
 
@@ -135,8 +127,6 @@ class Writer:
         found = next((numbers[i] for i in node.get("ids") or [] if i in numbers), None)
         return ".".join(map(str, found)) if found else ""
 
-    # ------------------------------------------------------------------ cells
-
     def flush(self) -> None:
         text = "\n\n".join(b for b in self.blocks if b.strip()).strip()
         if text:
@@ -162,8 +152,6 @@ class Writer:
         self.code_cell(max(self.code_indices, default=-1))
         self.flush()
         return self.cells
-
-    # ------------------------------------------------------------------ blocks
 
     def block(self, node: nodes.Node, level: int) -> None:
         """Write a block-level node (appending to ``self.blocks`` or emitting cells)."""
@@ -257,8 +245,6 @@ class Writer:
                                   for entry in row.children) + " |" for row in node.findall(nodes.row)]
         return "\n".join([rows[0], "|" + "---|" * (rows[0].count(" | ") + 1), *rows[1:]])
 
-    # ------------------------------------------------------------------ inline
-
     def inline(self, node: nodes.Node) -> str:
         return "".join(self.inline_part(child) for child in node.children).strip()
 
@@ -283,7 +269,6 @@ class Writer:
 
 
 def write_edition(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Write the plain edition of ``docname`` (a resolved page) when it is one of ``EDITION_PAGES``."""
     if app.builder.format != "html" or not has_edition(app, docname):
         return
     try:

@@ -1,8 +1,5 @@
-"""Sphinx extension: the published site's address, for the PDF's links back to the site (``_ext/book_pdf.py``)
-and for sphinxext-opengraph's page addresses (``ogp_site_url``; with the book's title as ``ogp_site_name``).
-
-The address is ``html.baseurl`` of _config.yml when set, else the GitHub Pages address of the repository that
-``repository.url`` names: _config.yml keeps the repository's address in one place.
+"""Sphinx extension: the published site's address, for the PDF's and the plain edition's links back to the site and
+for sphinxext-opengraph's page addresses (``ogp_site_url``; with the book's title as ``ogp_site_name``).
 """
 
 from __future__ import annotations
@@ -28,7 +25,6 @@ def site_url(config: Config) -> str:
 
 
 def set_opengraph_address(app: Sphinx, config: Config) -> None:
-    """Give sphinxext-opengraph the site's address and name (the book's title) unless the configuration does."""
     if not config.ogp_site_url:
         config.ogp_site_url = site_url(config)
     if config.ogp_site_name is None:

@@ -13,8 +13,7 @@ runs) into ``_build/html/_static/vendor/NAME@VERSION/``, the same layout as the 
 source ``_static/`` to every page as a script.
 
 ``_config.yml`` points ``nb_ipywidgets_js`` at ``vendor/widgets.js``, the explorers' loader
-(``_ext/site_static/widgets.js``), written here with the vendored module paths filled in. If the configuration
-named a file that was not copied, the pages' request for it would fail, and with it the browser tests.
+(``_ext/site_static/widgets.js``), written here with the vendored module paths filled in.
 """
 
 from __future__ import annotations
@@ -45,21 +44,14 @@ class Vendored:
     name: str
     patterns: tuple[str, ...]
 
-    def version(self, node_modules: Path) -> str:
+    def folder(self, node_modules: Path) -> str:
+        """Its folder under ``_static/vendor/``: ``NAME@VERSION``, as installed in ``node_modules``."""
         manifest = node_modules / self.name / "package.json"
         if not manifest.is_file():
             raise ExtensionError(
                 f"site_assets: the npm package {self.name} is missing from {node_modules}; run `npm ci` in the "
                 "book's folder (`make book` does it) so that the site can serve it instead of a CDN")
-        return json.loads(manifest.read_text(encoding="utf-8"))["version"]
-
-    def folder(self, node_modules: Path) -> str:
-        """Its folder under ``_static/vendor/``: ``NAME@VERSION``."""
-        return f"{self.name}@{self.version(node_modules)}"
-
-    def files(self, node_modules: Path) -> list[Path]:
-        package = node_modules / self.name
-        return sorted({path for pattern in self.patterns for path in package.glob(pattern) if path.is_file()})
+        return f"{self.name}@{json.loads(manifest.read_text(encoding='utf-8'))['version']}"
 
 
 MATHJAX = Vendored("mathjax", ("es5/output/chtml/fonts/woff-v2/*.woff", "LICENSE"))  # the fonts of CHTML math
@@ -93,7 +85,7 @@ def copy_vendored(static: Path, node_modules: Path = NODE_MODULES, packages: tup
     vendor = static / VENDOR
     for package in packages:
         source, target = node_modules / package.name, vendor / package.folder(node_modules)
-        files = package.files(node_modules)
+        files = sorted({path for pattern in package.patterns for path in source.glob(pattern) if path.is_file()})
         if not files:
             raise ExtensionError(f"site_assets: no files of {package.name} match {package.patterns} in {source}")
         for path in files:
@@ -188,7 +180,6 @@ def note_widget_pages(app: Sphinx, pagename: str, templatename: str, context: di
 
 
 def vendor_assets(app: Sphinx, exception: Exception | None) -> None:
-    """After an HTML build, put the vendored files and the math stylesheet into the site."""
     if exception is not None or app.builder.format != "html":
         return
     static = Path(app.outdir) / "_static"

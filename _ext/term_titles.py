@@ -1,10 +1,8 @@
 """Sphinx extension: every glossary term link carries its definition as its title.
 
 Hovering a ``{term}`` link then shows what the term means, even without JavaScript; ``_static/glossary-tooltips.js``
-turns the title into a styled tooltip that also opens on keyboard focus and closes on Escape. Kept hand-written:
-sphinx-tippy would need tippy.js and popper vendored (it loads them from unpkg), fetches Wikipedia and DOI tips
-over the network unless told not to, and ships a per-page file with the HTML of every reference on the page; the
-book needs only the glossary's one-line definitions.
+turns the title into a styled tooltip that also opens on keyboard focus and closes on Escape. (Why not
+sphinx-tippy: the README's layout.)
 """
 
 from __future__ import annotations
@@ -34,7 +32,6 @@ def glossary_definitions(env: BuildEnvironment) -> dict[str, str]:
 
 
 def add_term_titles(app: Sphinx, doctree: nodes.document, docname: str) -> None:
-    """Give each resolved term reference in ``docname`` its definition as the link's title."""
     if not hasattr(app.builder, "glossary_definitions"):  # read once per build, after every page was read
         app.builder.glossary_definitions = glossary_definitions(app.env)
     by_id = app.builder.glossary_definitions

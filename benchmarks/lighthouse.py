@@ -26,14 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from tests.browser.harness import (  # noqa: E402 (the harness lives with the browser tests)
-    LIGHTHOUSE,
-    SiteServer,
-    lighthouse_failures,
-    lighthouse_scores,
-    run_lighthouse,
-    site_pages,
-)
+from tests.browser import harness  # noqa: E402 (the harness lives with the browser tests)
 
 METRICS = (("first-contentful-paint", "FCP"), ("largest-contentful-paint", "LCP"), ("total-blocking-time", "TBT"),
            ("cumulative-layout-shift", "CLS"), ("speed-index", "SI"))
@@ -42,16 +35,16 @@ METRICS = (("first-contentful-paint", "FCP"), ("largest-contentful-paint", "LCP"
 def measure(site: Path) -> list[dict]:
     """One row per chapter page: its four scores, its performance metrics and what cost it points."""
     rows = []
-    with SiteServer(site) as server:
-        for page in (p for p in site_pages(site) if p.startswith("chapters/")):
-            report = run_lighthouse(server.url(page))
+    with harness.SiteServer(site) as server:
+        for page in (p for p in harness.site_pages(site) if p.startswith("chapters/")):
+            report = harness.run_lighthouse(server.url(page))
             audits = report["audits"]
             rows.append({
                 "page": page,
-                "scores": lighthouse_scores(report),
+                "scores": harness.lighthouse_scores(report),
                 "metrics": {name: audits[audit]["displayValue"] for audit, name in METRICS},
                 "weight": audits["total-byte-weight"]["numericValue"],
-                "failing": {c: lighthouse_failures(report, c) for c in report["categories"]},
+                "failing": {c: harness.lighthouse_failures(report, c) for c in report["categories"]},
             })
             print(f"{page}: {rows[-1]['scores']} {rows[-1]['metrics']}", file=sys.stderr)
     return rows
@@ -59,7 +52,7 @@ def measure(site: Path) -> list[dict]:
 
 def markdown(rows: list[dict]) -> str:
     """The table, with the machine, the date and the Lighthouse version."""
-    version = json.loads((LIGHTHOUSE.parents[1] / "package.json").read_text())["version"]
+    version = json.loads((harness.LIGHTHOUSE.parents[1] / "package.json").read_text())["version"]
     when = datetime.now(timezone.utc).strftime("%Y-%m-%d")
     load = os.getloadavg()[0]
     lines = [

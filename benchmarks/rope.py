@@ -16,6 +16,7 @@ import argparse
 import platform
 import statistics
 import time
+from pathlib import Path
 
 import numpy as np
 import torch
@@ -124,8 +125,7 @@ def main() -> None:
     table = report(measure(functions, args.repeats), nbytes, args.shape)
     print(table)
     if args.write:
-        with open(args.write, "w", encoding="utf-8") as out:
-            out.write(table)
+        Path(args.write).write_text(table, encoding="utf-8")
 
 
 if __name__ == "__main__":

@@ -1,12 +1,9 @@
 """Shared fixtures, the hypothesis profiles, and the marks that split the suite into two lanes.
 
-A test that needs more than the test environment is marked by what it needs, so that `make check` can leave
-it out: ``site`` (the built site, `make book`), ``pdf`` (the built PDF, texlive), ``browser`` (chromium),
-``grader`` (nbgrader grading or generating notebooks), ``venv`` (fresh virtual environments), ``build``
-(scratch books or wheels built first). The marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added
-here to every test that uses them; the others are set in the test modules. `make test` runs the suite on
-every core with pytest-xdist, each file's tests on one worker (``--dist loadfile``), so that a module's
-expensive fixture (a graded class, a venv) is made once.
+A test that needs more than the test environment is marked by what it needs (the marks: pyproject.toml), so that
+`make check` can leave it out; the marks of fixtures (``site``, ``pdf``, ``prepared_course``) are added here to
+every test that uses them. `make test` runs each file's tests on one worker (``--dist loadfile``), so that a
+module's expensive fixture (a graded class, a venv) is made once.
 """
 
 from __future__ import annotations
@@ -14,13 +11,17 @@ from __future__ import annotations
 import fcntl
 import os
 import re
+import subprocess
+import sys
 from importlib import metadata
 from pathlib import Path
 
 import pytest
+import yaml
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
+sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "_ext")]  # the book's scripts and Sphinx extensions, as modules
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
 
 # "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
@@ -28,8 +29,29 @@ SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML:
 settings.register_profile("full", max_examples=60, deadline=None)
 settings.register_profile("ci", max_examples=60, deadline=None, derandomize=True, print_blob=True)
 settings.register_profile("fast", max_examples=10, deadline=None)
-PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if os.environ.get("CI") == "true" else "full")
+CI = os.environ.get("CI", "").lower() == "true"  # CI installs every tool: a missing one fails, not skips
+PROFILE = os.environ.get("HYPOTHESIS_PROFILE") or ("ci" if CI else "full")
 settings.load_profile(PROFILE)
+
+
+def need(condition: bool, message: str) -> None:
+    """Skip with ``message`` unless ``condition``; with CI=true, fail instead."""
+    if not condition:
+        (pytest.fail if CI else pytest.skip)(message)
+
+
+def toc_files() -> list[str]:
+    """The documents of _toc.yml, in the book's order."""
+    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
+    return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
+
+
+def repository_files() -> list[str]:
+    """Tracked files and untracked ones that git does not ignore (what a commit would hold)."""
+    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
+                           check=True, capture_output=True, text=True).stdout.splitlines()
+    return sorted(name for name in names if (ROOT / name).is_file())
+
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings
 

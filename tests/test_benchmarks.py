@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import sys
-from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
+from conftest import ROOT
+
 sys.path.insert(0, str(ROOT / "benchmarks"))
 
 import rope  # noqa: E402 (benchmarks/ is a folder of scripts, not a package)

@@ -1,8 +1,5 @@
-"""The book's build contract: strict, never stale, the source tree left as it was, every chapter present and
-runnable in Colab.
-
-The strictness, cache and clean-tree tests build small scratch books with the project's own configuration
-and its own build script (the one `make book` runs), so they prove what `make book` and `make test` do.
+"""The book's build contract: strict, never stale, the source tree left as it was. The build tests build small
+scratch books with the project's own configuration and build script (the one `make book` runs).
 """
 
 from __future__ import annotations
@@ -13,16 +10,12 @@ import shutil
 import subprocess
 import sys
 from pathlib import Path
-from urllib.parse import quote
 
 import nbformat
 import pytest
-import tomllib
-import yaml
+from build_book import sources_fingerprint
 from conftest import ROOT
-
-sys.path.insert(0, str(ROOT / "tools"))
-from build_book import sources_fingerprint  # noqa: E402
+from course_links import Course
 
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
 
@@ -96,8 +89,7 @@ def edition_book(tmp_path_factory) -> Path:
 def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(edition_book):
     edition = edition_book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
     assert edition.is_file(), "the build wrote no plain edition of the chapter"
-    cells = nbformat.read(str(edition), as_version=4).cells
-    assert [c.source for c in cells if c.cell_type == "code"] == [GLUE_CODE]
+    cells = nbformat.read(str(edition), as_version=4).cells  # its code cells: tests/test_plain_edition.py
     assert any("The answer is 42." in c.source for c in cells if c.cell_type == "markdown"), "the glued value"
     status = subprocess.run(["git", "-C", str(edition_book), "status", "--porcelain", "--untracked-files=all"],
                             check=True, capture_output=True, text=True).stdout
@@ -106,13 +98,11 @@ def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_so
 
 @pytest.mark.build
 def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edition_book):
-    """(The launch buttons open the plain edition on the edition branch: tests/test_site.py.)"""
+    """(The launch buttons open the plain edition on the edition branch: tests/test_site.py; the links' form:
+    tests/test_course_links.py.)"""
     html = page_text(edition_book, "page").replace("&amp;", "&")
-    version = tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
-    slug = yaml.safe_load((ROOT / "_config.yml").read_text())["repository"]["url"].removeprefix("https://github.com/")
-    urlpath = quote(f"lab/tree/{CHAPTER}", safe="")
-    assert f'href="https://colab.research.google.com/github/{slug}/blob/v{version}/{CHAPTER}"' in html
-    assert f'href="https://mybinder.org/v2/gh/{slug}/v{version}?urlpath={urlpath}"' in html
+    course = Course.of(ROOT)
+    assert f'href="{course.colab(CHAPTER)}"' in html and f'href="{course.binder(CHAPTER)}"' in html
 
 
 @pytest.mark.build

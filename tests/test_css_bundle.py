@@ -3,15 +3,8 @@ their files, @imports inlined, and only rules that cannot match anything on the 
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "_ext"))
-
-from css_bundle import blocks, drop_unused_rules, flatten, may_match, site_words  # noqa: E402
+from css_bundle import blocks, drop_unused_rules, flatten, may_match, site_words
 
 
 def test_urls_are_rebased_and_imports_inlined(tmp_path):

@@ -7,22 +7,15 @@ import json
 import re
 
 import pytest
-import yaml
-from conftest import ROOT
+from conftest import ROOT, toc_files
 
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 NAMES_WITH_NUMBERS = re.compile(r"\b[A-Za-z]+\d+\b|Llama \d[\d.]*(?:(?:, | and )\d[\d.]*)*")  # bfloat16, Llama 3.1
 
 
 def cells(path, kind: str) -> list[str]:
-    """The sources of the cells of ``kind`` ("markdown" or "code") of a notebook, in order."""
     return ["".join(c["source"]) for c in json.loads(path.read_text(encoding="utf-8"))["cells"]
             if c["cell_type"] == kind]
-
-
-def toc_files() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text())
-    return [entry["file"] for part in toc["parts"] for entry in part["chapters"]]
 
 
 # ---- the table of contents ----
@@ -54,16 +47,11 @@ def test_chapter_prose_is_under_4000_words(path):
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_positions_and_position_vectors_follow_the_notation_page(path):
+def test_positions_position_vectors_and_the_imaginary_unit_follow_the_notation_page(path):
     prose = "\n".join(cells(path, "markdown"))
     assert not re.search(r"\bp_[mnp]\b", prose), "a position vector is e_p (learned) or PE(p) (sinusoidal)"
     assert "PE}(q)" not in prose and "PE(q)" not in prose, "q is a query vector, never a position"
     assert "X \\in \\mathbb{R}^{n" not in prose, "a sequence has N tokens"
-
-
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_the_imaginary_unit_is_written_as_on_the_notation_page(path):
-    prose = "\n".join(cells(path, "markdown"))
     assert not re.search(r"\\mathrm\s*\{?\s*i\b", prose), "the imaginary unit is $i$, as appendix/notation.md writes it"
 
 

@@ -2,15 +2,8 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 from fontTools.ttLib import TTFont
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "_ext"))
-
-from icon_fonts import icon_characters, icon_fonts  # noqa: E402
+from icon_fonts import icon_characters, icon_fonts
 
 CSS = """@font-face{font-display:block;font-family:Font Awesome\\ 6 Free;font-weight:900;
 src:url(../vendor/fa/fa-solid-900.woff2) format("woff2"),url(../vendor/fa/fa-solid-900.ttf?v=1) format("truetype")}

@@ -1,13 +1,9 @@
-"""The PDF edition (`make pdf`, which `make test` runs first), read back with poppler's pdftotext and pdfinfo.
-
-Where there is no TeX toolchain (the Makefile installs it as root on Debian) these tests are skipped with a
-message; with CI=true a missing toolchain or a missing PDF fails them instead. The comparisons with the
-website use the built site (`make book`), so that both editions are held to the same numbers.
+"""The PDF edition (`make pdf`, which `make test` runs first; in the site's build folder), read back with poppler's
+pdftotext and pdfinfo, and held to the website's numbers. Without a TeX toolchain the tests are skipped (CI: failed).
 """
 
 from __future__ import annotations
 
-import os
 import re
 import shutil
 import subprocess
@@ -17,18 +13,12 @@ from pathlib import Path
 import pytest
 import yaml
 from bs4 import BeautifulSoup
+from conftest import ROOT, SITE, need, toc_files
 from pybtex.database import parse_file
 
-ROOT = Path(__file__).resolve().parent.parent
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-PDF = ROOT / "_build" / "latex" / Path(CONFIG["latex"]["latex_documents"]["targetname"]).with_suffix(".pdf").name
 WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
-
-
-def need(condition: bool, message: str) -> None:
-    """Skip with ``message`` unless ``condition``; with CI=true, fail instead."""
-    if not condition:
-        (pytest.fail if os.environ.get("CI") == "true" else pytest.skip)(message)
+PDF = SITE.parent / "latex" / Path(CONFIG["latex"]["latex_documents"]["targetname"]).with_suffix(".pdf").name
 
 
 @pytest.fixture(scope="module")
@@ -59,25 +49,6 @@ def dense(text: str) -> str:
     return re.sub(r"[\s-]+", "", text)
 
 
-def toc_documents() -> list[str]:
-    toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    return [chapter["file"] for part in toc["parts"] for chapter in part["chapters"]]
-
-
-def document_title(document: str) -> str:
-    """The first ``# `` heading of a chapter (.ipynb) or page (.md), as plain text."""
-    path = next(ROOT.glob(document + ".*"))
-    if path.suffix == ".ipynb":
-        import json
-
-        cells = json.loads(path.read_text(encoding="utf-8"))["cells"]
-        source = "\n".join("".join(cell["source"]) for cell in cells if cell["cell_type"] == "markdown")
-    else:
-        source = path.read_text(encoding="utf-8")
-    heading = re.search(r"^# (.+)$", source, re.MULTILINE).group(1)
-    return re.sub(r"[`*]", "", heading).strip()
-
-
 def site_soup(site: Path, document: str) -> BeautifulSoup:
     return BeautifulSoup((site / f"{document}.html").read_text(encoding="utf-8"), "html.parser")
 
@@ -90,16 +61,17 @@ def test_pdf_is_named_and_titled_from_the_config(pdf):
     assert CONFIG["title"] in first_page
 
 
-def test_every_chapter_and_appendix_is_in_the_pdf_in_order_numbered_as_on_the_site(pdf):
+def test_every_chapter_and_appendix_is_in_the_pdf_in_order_numbered_as_on_the_site(pdf, site):
     """Lecture chapters keep the site's numbers; appendices, unnumbered on the site, are lettered. The last
     appendix, the bibliography page, becomes LaTeX's own bibliography (see test_the_bibliography_...)."""
     text = flat(pdf_text(pdf))
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
-    lecture, appendices = toc["parts"][0]["chapters"], toc["parts"][1]["chapters"]
-    headings = [f"Chapter {number}. {document_title(chapter['file'])}" for number, chapter in enumerate(lecture, 1)]
-    headings += [f"Appendix {letter}. {document_title(appendix['file'])}"
+    lecture, appendices = ([entry["file"] for entry in part["chapters"]] for part in toc["parts"])
+    title = {document: site_soup(site, document).h1.get_text().strip() for document in lecture + appendices}
+    headings = [f"Chapter {number}. {title[chapter]}" for number, chapter in enumerate(lecture, 1)]
+    headings += [f"Appendix {letter}. {title[appendix]}"
                  for letter, appendix in zip("ABCDEFGHIJ", appendices[:-1], strict=False)]
-    assert document_title(appendices[-1]["file"]) == "Bibliography"
+    assert title[appendices[-1]] == "Bibliography"
     missing = [heading for heading in headings if heading not in text]
     assert not missing, missing
     positions = [text.index(heading) for heading in headings]
@@ -120,7 +92,7 @@ def test_glued_numbers_are_in_the_pdf(pdf, site):
     text = dense(pdf_text(pdf))
     glued = {
         document: [span.get_text() for span in site_soup(site, document).select("span.pasted-text")]
-        for document in toc_documents()
+        for document in toc_files()
     }
     assert sum(map(len, glued.values())) > 100, "the site has hardly any glued values: is it built?"
     missing = {doc: [v for v in values if dense(v) not in text] for doc, values in glued.items()}
@@ -129,7 +101,7 @@ def test_glued_numbers_are_in_the_pdf(pdf, site):
 
 def test_theorem_figure_and_equation_numbers_match_the_site(pdf, site):
     text = flat(pdf_text(pdf))
-    for document in toc_documents():
+    for document in toc_files():
         soup = site_soup(site, document)
         labels = [span.get_text() for span in soup.select("span.caption-number, span.eqno")]
         numbers = {re.search(r"[A-Z][a-z.]* \d+\.\d+|\(\d+\.\d+\)", label).group() for label in labels}
@@ -153,7 +125,7 @@ def test_the_bibliography_lists_every_cited_work(pdf):
 
 def test_each_explorer_is_a_still_with_a_link_to_its_page(pdf, site):
     text = dense(pdf_text(pdf))
-    for document in toc_documents():
+    for document in toc_files():
         views = len(site_soup(site, document).find_all("script", type=WIDGET_VIEW))
         url = dense(f"{document}.html")
         stills = len(re.findall(r"Astilloftheexplorer[^:]*:https://[^:]*?" + re.escape(url), text))

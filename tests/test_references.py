@@ -1,7 +1,8 @@
 """posenc against independent references: Hugging Face transformers and Meta's complex-number form.
 
 Hugging Face's Llama code is the half layout most checkpoints use (``rotate_half``); its
-``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them. Meta's reference code is the
+``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them (YaRN's and Llama 3.1's ramps
+against them: tests/test_scaling.py). Meta's reference code is the
 interleaved layout, written with complex numbers (``torch.polar``, ``torch.view_as_complex``). No weights
 are needed: every configuration is built in code.
 
@@ -13,8 +14,6 @@ those float32 errors and nothing more; Meta's form, evaluated in float64, must a
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 import torch
@@ -22,10 +21,8 @@ from transformers import LlamaConfig
 from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
-from posenc.decoding import positions_from_mask
 from posenc.rotary import apply_rope
-from posenc.scaling import dynamic_ntk, position_interpolation, yarn, yarn_attention_scale
-from posenc.sinusoidal import frequencies, wavelengths
+from posenc.scaling import dynamic_ntk, position_interpolation, yarn_attention_scale
 
 FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
 
@@ -60,6 +57,7 @@ def angle_tolerance(positions) -> float:
 @pytest.mark.parametrize("base", [10_000.0, 500_000.0])
 @pytest.mark.parametrize("offset", [0, 37, 1000])
 def test_half_layout_matches_hugging_face_llama_with_kv_cache_offsets(base, offset):
+    """(A left-padded batch's positions are transformers' own: tests/ch08/test_ch08.py.)"""
     batch, heads, seq, head_dim = 2, 4, 9, 64
     generator = torch.Generator().manual_seed(offset)
     q, k = torch.randn(2, batch, heads, seq, head_dim, generator=generator)
@@ -70,19 +68,10 @@ def test_half_layout_matches_hugging_face_llama_with_kv_cache_offsets(base, offs
     torch.testing.assert_close(apply_rope(k, positions, base=base, layout="half"), hf_k, rtol=0, atol=atol)
 
 
-def test_half_layout_matches_hugging_face_on_a_left_padded_batch_with_positions_from_the_mask():
-    mask = np.array([[1, 1, 1, 1, 1, 1], [0, 0, 0, 1, 1, 1]])  # the second prompt is padded on the left
-    position_ids = positions_from_mask(mask)
-    q, k = torch.randn(2, 2, 3, mask.shape[1], 32, generator=torch.Generator().manual_seed(1))
-    hf_q, _ = hugging_face_rope(q, k, torch.as_tensor(position_ids), 32, 10_000.0)
-    for row, positions in enumerate(position_ids):
-        torch.testing.assert_close(apply_rope(q[row], positions, layout="half"), hf_q[row], rtol=0, atol=1e-5)
-
-
 # ---- the interleaved layout against Meta's complex-number form ----
 
 
-def meta_precompute_freqs_cis(dim: int, end: int, theta: float, dtype=torch.float32) -> torch.Tensor:
+def meta_precompute_freqs_cis(dim: int, end: int, theta: float, dtype: torch.dtype) -> torch.Tensor:
     """Meta's Llama reference: e^{i m theta_j} for m < end, as complex numbers (``torch.polar``)."""
     freqs = 1.0 / (theta ** (torch.arange(0, dim, 2)[: dim // 2].to(dtype) / dim))
     t = torch.arange(end, dtype=dtype)
@@ -100,28 +89,15 @@ def meta_apply_rotary_emb(xq: torch.Tensor, freqs_cis: torch.Tensor) -> torch.Te
 
 
 def test_interleaved_layout_is_metas_complex_form_to_round_off_in_float64():
+    """(posenc's float32 angles at long positions: the half-layout comparison above, on float32 inputs; the two
+    layouts agree up to their permutation: tests/test_rotary.py.)"""
     x = torch.randn(2, 50, 3, 64, dtype=torch.float64, generator=torch.Generator().manual_seed(2))  # Meta's order
     expected = meta_apply_rotary_emb(x, meta_precompute_freqs_cis(64, 50, 10_000.0, torch.float64))
     ours = apply_rope(x.transpose(1, 2)).transpose(1, 2)  # posenc wants (..., seq, d)
     torch.testing.assert_close(ours, expected, rtol=0, atol=1e-12)
 
 
-def test_interleaved_layout_matches_metas_float32_code_within_float32_angle_error():
-    seq = 2048
-    x = torch.randn(1, seq, 2, 128, generator=torch.Generator().manual_seed(3))
-    expected = meta_apply_rotary_emb(x, meta_precompute_freqs_cis(128, seq, 500_000.0))
-    atol = angle_tolerance([seq - 1]) * float(x.abs().max())
-    torch.testing.assert_close(apply_rope(x.transpose(1, 2), base=500_000.0).transpose(1, 2), expected,
-                               rtol=0, atol=atol)
-
-
 # ---- posenc.scaling against ROPE_INIT_FUNCTIONS ----
-
-
-def test_default_ladder_is_hugging_faces():
-    config = llama_config(128, 10_000.0, 4096)
-    expected = LlamaRotaryEmbedding.compute_default_rope_parameters(config)[0].double().numpy()
-    np.testing.assert_allclose(frequencies(128), expected, rtol=FLOAT32_LADDER)
 
 
 @pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])
@@ -151,43 +127,8 @@ def test_dynamic_ntk_is_what_a_hugging_face_layer_rotates_with_beyond_its_contex
     np.testing.assert_allclose(sin[0, :, :32].numpy(), expected, atol=angle_tolerance([994]))
 
 
-def yarn_case(d: int, factor: float, context: int, base: float):
-    """Hugging Face's YaRN ladder and attention factor, and the hand indices where its ramp starts and
-    ends: Hugging Face ramps linearly in the hand index between floor(j(32 turns)) and ceil(j(1 turn))."""
-    config = llama_config(d, base, int(factor * context), rope_type="yarn", factor=factor,
-                          original_max_position_embeddings=context)
-    inv_freq, attention_factor = hf_ladder("yarn", config)
-
-    def hand_with_turns(turns):  # the (fractional) j at which hand j makes `turns` turns in the context
-        return d * math.log(context / (turns * 2 * math.pi)) / (2 * math.log(base))
-
-    return inv_freq, attention_factor, math.floor(hand_with_turns(32)), math.ceil(hand_with_turns(1))
-
-
-YARN_CASES = [(128, 16.0, 4096, 10_000.0), (128, 4.0, 4096, 10_000.0), (64, 8.0, 2048, 10_000.0),
-              (128, 4.0, 32_768, 1_000_000.0)]
-
-
-@pytest.mark.parametrize(("d", "factor", "context", "base"), YARN_CASES)
-def test_yarn_ramp_is_in_the_turns_in_the_paper_and_in_the_hand_index_in_hugging_face(d, factor, context, base):
-    # The paper blends by gamma(r_j), linear in the turns r_j = L0 / lambda_j; Hugging Face blends linearly in j
-    # between rounded bounds: the two agree outside the ramp, differ inside it, and stay between theta_j / s and
-    # theta_j. (Llama 3.1's ladder against Hugging Face's: tests/test_scaling.py, for random settings.)
-    inv_freq, _, low, high = yarn_case(d, factor, context, base)
-    theta, ours = frequencies(d, base), yarn(d, factor, context, base)
-    inside = slice(low + 1, high)
-    turns = context / wavelengths(d, base)
-    paper_gamma = np.clip((turns - 1) / 31, 0, 1)
-    hf_gamma = 1 - np.clip((np.arange(d // 2) - low) / (high - low), 0, 1)
-    np.testing.assert_allclose(ours, (1 - paper_gamma) * theta / factor + paper_gamma * theta, rtol=1e-13)
-    np.testing.assert_allclose(inv_freq, (1 - hf_gamma) * theta / factor + hf_gamma * theta, rtol=FLOAT32_LADDER)
-    outside = np.r_[0 : low + 1, high : d // 2]
-    np.testing.assert_allclose(ours[outside], inv_freq[outside], rtol=FLOAT32_LADDER)
-    assert np.all((ours[inside] >= theta[inside] / factor) & (ours[inside] <= theta[inside]))
-    assert np.max(np.abs(ours[inside] / inv_freq[inside] - 1)) > 1e-3  # a real difference, not round-off
-
-
 @pytest.mark.parametrize("factor", [2.0, 4.0, 16.0, 40.0])
 def test_yarn_attention_factor_is_hugging_faces(factor):
-    _, attention_factor, _, _ = yarn_case(128, factor, 4096, 10_000.0)
-    assert yarn_attention_scale(factor) == pytest.approx(attention_factor, rel=1e-15)
+    config = llama_config(128, 10_000.0, int(factor * 4096), rope_type="yarn", factor=factor,
+                          original_max_position_embeddings=4096)
+    assert yarn_attention_scale(factor) == pytest.approx(hf_ladder("yarn", config)[1], rel=1e-15)

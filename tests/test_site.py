@@ -12,14 +12,13 @@ from functools import cache
 from pathlib import Path
 from urllib.parse import unquote, urljoin, urlsplit
 
-import tomllib
-import yaml
+from browser.harness import site_pages
 from bs4 import BeautifulSoup
+from conftest import ROOT
+from course_links import Course
 
 from posenc.book.explorers import EXPLORERS
 
-ROOT = Path(__file__).resolve().parent.parent
-NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
 # Terms the seed lesson defines in its own glossary, and a few that the book's chapters rest on.
 REQUIRED_TERMS = [
     "position encoding", "rotary position embedding", "RoPE", "sinusoidal position encoding", "frequency ladder",
@@ -29,7 +28,7 @@ REQUIRED_TERMS = [
 
 
 def pages(site: Path) -> list[Path]:
-    return sorted(p for p in site.rglob("*.html") if not NOT_PAGES & set(p.relative_to(site).parts))
+    return [site / page for page in site_pages(site)]
 
 
 @cache
@@ -64,10 +63,9 @@ def test_internal_links_resolve(site):
 
 def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
     """Each notebook page's rocket opens its plain edition (notebooks/<page>.ipynb) on the release's edition
-    branch plain-v<version>, which `make publish` makes from the release and the build's notebooks/."""
-    config = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
-    repo = config["repository"]["url"].removeprefix("https://github.com/").rstrip("/")
-    branch = "plain-v" + tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["version"]
+    branch plain-v<version>, which `make publish` makes from the release and the build's notebooks/. (The links'
+    form, from _config.yml and pyproject.toml: tests/test_course_links.py.)"""
+    course = Course.of(ROOT)
     sources = site / "_sources"
     notebook_pages = [p for p in pages(site) if (sources / p.relative_to(site).with_suffix(".ipynb")).is_file()]
     assert any(p.parent.name == "chapters" for p in notebook_pages), "no chapter page was built from a notebook"
@@ -75,26 +73,12 @@ def test_launch_buttons_open_each_notebook_page_on_colab_and_binder(site):
         notebook = "notebooks/" + page.relative_to(site).with_suffix(".ipynb").as_posix()
         assert (site.parent / notebook).is_file(), f"the build wrote no {notebook}, so its launch buttons lead nowhere"
         hrefs = [a["href"] for a in soup_of(page).select('a[title^="Launch on"][href]')]  # the rocket's menu
-        colab = [h for h in hrefs if h.startswith("https://colab.research.google.com/")]
-        binder = [h for h in hrefs if h.startswith(config["launch_buttons"]["binderhub_url"])]
-        assert colab == [f"https://colab.research.google.com/github/{repo}/blob/{branch}/{notebook}"], page.name
-        assert len(binder) == 1 and binder[0].startswith(f"https://mybinder.org/v2/gh/{repo}/{branch}?"), binder
-        assert unquote(binder[0]).endswith(f"/tree/{notebook}"), f"Binder opens {binder[0]}, not {notebook}"
-
-
-def glossary_entries(site: Path) -> dict[str, str]:
-    """term id -> definition text, from the built glossary page."""
-    soup = soup_of(site / "glossary.html")
-    entries = {}
-    for dl in soup.select("dl.glossary"):
-        for dt in dl.find_all("dt"):
-            definition = dt.find_next_sibling("dd")
-            entries[dt["id"]] = " ".join(definition.get_text(" ").split())
-    return entries
+        assert sorted(hrefs) == sorted([course.colab(notebook), course.binder(notebook)]), page.name
 
 
 def test_glossary_defines_the_terms_of_the_lesson_and_the_book(site):
-    entries = glossary_entries(site)
+    entries = {dt["id"]: " ".join(dt.find_next_sibling("dd").get_text(" ").split())
+               for dt in soup_of(site / "glossary.html").select("dl.glossary dt")}
     missing = [term for term in REQUIRED_TERMS if f"term-{term.replace(' ', '-')}" not in entries
                and f"term-{term.lower().replace(' ', '-')}" not in entries]
     assert missing == [], f"glossary.md lacks {missing}"

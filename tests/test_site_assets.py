@@ -2,16 +2,9 @@
 
 from __future__ import annotations
 
-import sys
-from pathlib import Path
-
 import pytest
+import site_assets
 from sphinx.errors import ExtensionError
-
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "_ext"))
-
-import site_assets  # noqa: E402
 
 
 def test_a_missing_npm_package_fails_the_build_with_a_clear_message(tmp_path):

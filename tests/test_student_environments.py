@@ -2,36 +2,33 @@
 
 Each environment is a fresh venv, made once and cached under ``_build/`` (keyed on its requirement lines):
 
-- **Colab**: Colab's versions (2026-08) of numpy 2.1.3, matplotlib 3.10.0, ipywidgets 7.7.1 and anywidget
-  0.9.21. Colab has torch 2.11 (CPU) and Python 3.13; only torch 2.13.0 and Python 3.11 exist on these
-  machines, so those two differ. The package is then installed by the install cell itself, with only its
-  URL replaced by a local clone tagged with the release, and must leave Colab's packages as they were.
-  Every notebook a launch button opens runs top to bottom in a kernel of it, outside any repository: the
-  plain edition of every chapter and the explorers page, and every student notebook (with the model answers
-  filled in: the blank ones stop, by design, at ``raise NotImplementedError()``).
-- **Binder**: ``binder/requirements.txt`` with its index lines dropped (the CPU torch wheel is local here),
-  then ``binder/postBuild``; it must hold no book-building, test or grading tool. Its pins are the versions
-  the book's build ran every chapter with (checked here), and the Colab run above shows that the notebooks
-  need nothing beyond the student packages; what Binder could still lack is checked directly: every module
-  and name the notebooks import is found in its image, and the explorers work in a kernel of it.
+- **Colab**: Colab's versions (2026-08) of its numeric and widget packages (``COLAB``; its torch and Python
+  do not exist on these machines). The package is installed by the install cell itself, from a local clone
+  tagged with the release, and must leave Colab's packages as they were. Every notebook a launch button opens
+  runs top to bottom in a kernel of it, outside any repository: the plain edition, and every student notebook
+  with the model answers filled in (the blank ones stop, by design, at ``raise NotImplementedError()``).
+- **Binder**: ``binder/requirements.txt`` (index lines dropped: the CPU torch wheel is local here), then
+  ``binder/postBuild``; no book-building, test or grading tool. It pins the versions the build ran every
+  chapter with, and the Colab run shows that the notebooks need nothing more; what Binder could still lack is
+  checked directly: every module and name the notebooks import is in its image (its widgets are the build's,
+  which tests/test_explorers.py runs live).
 """
 
 from __future__ import annotations
 
 import ast
+import hashlib
 import json
 import shutil
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
+import course_links
 import nbformat
 import pytest
-from conftest import ROOT, pins
-
-sys.path.insert(0, str(ROOT / "tools"))
-import course_links  # noqa: E402
-import student_env  # noqa: E402
+from conftest import ROOT, pins, repository_files
 
 from posenc_grader import samples
 
@@ -43,16 +40,53 @@ COLAB_TORCH = "torch==2.13.0"  # Colab has 2.11 (CPU); 2.13.0 is the only torch 
 STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwright", "ruff", "hypothesis")
 
 
+def environment(folder: Path, requirements: list[str]) -> Path:
+    """The python of a venv at ``folder`` with ``requirements`` (and ipykernel) installed; made only when
+    ``folder`` does not hold one made from the same lines. Installed without byte-compiling (as the Makefile's
+    locks): a module is compiled when a kernel first imports it."""
+    lines = [*requirements, "ipykernel"]
+    stamp = hashlib.sha256("\n".join(lines).encode()).hexdigest()
+    python = folder / "bin" / "python"
+    if (folder / ".requirements.sha256").is_file() and (folder / ".requirements.sha256").read_text() == stamp:
+        return python
+    shutil.rmtree(folder, ignore_errors=True)
+    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
+    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *lines], check=True)
+    (folder / ".requirements.sha256").write_text(stamp)
+    return python
+
+
+def installed_versions(python: Path, names: list[str]) -> dict[str, str]:
+    code = "import importlib.metadata as m, json, sys\nprint(json.dumps({n: m.version(n) for n in sys.argv[1:]}))"
+    result = subprocess.run([str(python), "-c", code, *names], check=True, capture_output=True, text=True)
+    return json.loads(result.stdout)
+
+
+def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path) -> nbformat.NotebookNode:
+    """Execute ``notebook`` in a kernel started by ``python`` (working directory ``cwd``; the runner, nbclient,
+    stays in this environment); return it with its outputs. A cell that raises stops the run with nbclient's
+    ``CellExecutionError``, which names the cell."""
+    from jupyter_client.kernelspec import KernelSpecManager
+    from jupyter_client.manager import KernelManager
+    from nbclient import NotebookClient
+
+    with tempfile.TemporaryDirectory() as specs:
+        (Path(specs) / "student").mkdir()
+        (Path(specs) / "student" / "kernel.json").write_text(json.dumps({
+            "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
+            "display_name": "student", "language": "python"}))
+        manager = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[specs]))
+        NotebookClient(notebook, km=manager, timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+    return notebook
+
+
 def release_clone(folder: Path, edition: Path) -> Path:
     """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
     what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain ``edition`` in
     ``notebooks/``, as on the release's edition branch that the launch buttons open."""
-    names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
-                           check=True, capture_output=True, text=True).stdout.splitlines()
-    for name in names:
-        if (ROOT / name).is_file():
-            (folder / name).parent.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(ROOT / name, folder / name)
+    for name in repository_files():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
     git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
         subprocess.run([*git, *command], check=True)
@@ -97,16 +131,6 @@ rope
 """
 
 
-def run_all(python: Path, repo: Path, cwd: Path) -> list[str]:
-    failed = []
-    for name, notebook in notebooks_the_buttons_open(repo):
-        try:
-            student_env.run_notebook(notebook, python, cwd)
-        except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
-            failed.append(f"{name}: {str(error)[-1500:]}")
-    return failed
-
-
 @pytest.fixture(scope="module")
 def repo(site, tmp_path_factory) -> Path:
     return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
@@ -115,7 +139,7 @@ def repo(site, tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def colab(repo) -> Path:
     """Colab's packages in a fresh venv, then the package installed by the install cell (URL: the clone)."""
-    python = student_env.environment(
+    python = environment(
         ROOT / "_build" / "venv-colab", [f"{name}=={version}" for name, version in COLAB.items()] + [COLAB_TORCH])
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)  # a fresh install
     cell = course_links.install_cell_source(COURSE, url=f"file://localhost{repo}")  # pip 23 refuses an empty host
@@ -125,28 +149,26 @@ def colab(repo) -> Path:
 
 
 def test_the_install_cell_leaves_colabs_packages_alone(colab):
-    assert student_env.installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
-
-
-def explorer_check_output(python: Path, folder: Path) -> list:
-    """The outputs of EXPLORER_CHECK run in a kernel of ``python``."""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    return student_env.run_notebook(notebook, python, folder).cells[0].outputs
-
-
-def assert_explorers_work(outputs: list, ipywidgets: str, anywidget: str) -> None:
-    text = "".join(o.get("text", "") for o in outputs)
-    assert f"versions {ipywidgets} {anywidget}" in text
-    assert "recomputed" in text
-    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+    assert installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
 def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
-    assert_explorers_work(explorer_check_output(colab, tmp_path), COLAB["ipywidgets"], COLAB["anywidget"])
+    """(Binder pins the widgets the book is built with, whose explorers tests/test_explorers.py tests.)"""
+    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
+    outputs = run_notebook(notebook, colab, tmp_path).cells[0].outputs
+    text = "".join(o.get("text", "") for o in outputs)
+    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text and "recomputed" in text
+    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
 
 
 def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tmp_path):
-    assert run_all(colab, repo, tmp_path) == []  # Colab's working directory holds no repository
+    failed = []
+    for name, notebook in notebooks_the_buttons_open(repo):
+        try:
+            run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
+        except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
+            failed.append(f"{name}: {str(error)[-1500:]}")
+    assert failed == []
 
 
 @pytest.fixture(scope="module")
@@ -155,7 +177,7 @@ def binder(repo) -> Path:
     lines = [line.strip() for line in (ROOT / "binder" / "requirements.txt").read_text().splitlines()
              if line.strip() and not line.lstrip().startswith(("#", "--"))]
     folder = ROOT / "_build" / "venv-binder"
-    python = student_env.environment(folder, lines)
+    python = environment(folder, lines)
     subprocess.run([str(python), "-m", "pip", "uninstall", "-q", "-y", "posenc"], check=True)
     env = {"PATH": f"{folder / 'bin'}:/usr/bin:/bin", "HOME": str(repo.parent)}
     subprocess.run(["bash", str(repo / "binder" / "postBuild")], check=True, cwd=repo, env=env)
@@ -164,25 +186,22 @@ def binder(repo) -> Path:
 
 def test_binder_image_holds_the_student_packages_and_no_build_tools(binder):
     folder = binder.parent.parent
-    versions = student_env.installed_versions(binder, ["torch", "numpy", "matplotlib", "ipywidgets", "anywidget",
+    versions = installed_versions(binder, ["torch", "numpy", "matplotlib", "ipywidgets", "anywidget",
                                                         "jupyterlab", "posenc"])
     assert versions["torch"].endswith("+cpu") and versions["posenc"] == COURSE.version
     listed = subprocess.run([str(binder), "-m", "pip", "list", "--format=freeze"], check=True,
                             capture_output=True, text=True).stdout.lower()
     assert [tool for tool in STUDENT_TOOLS_ABSENT if f"\n{tool}==" in "\n" + listed] == []
     assert "nvidia" not in listed
-    size = student_env.size_mb(folder)
+    du = subprocess.run(["du", "-sk", str(folder)], check=True, capture_output=True, text=True)  # what the files occupy
+    size = int(du.stdout.split()[0]) / 1024
     print(f"binder environment: {size:,.0f} MB")
     assert size < 1580, f"the Binder environment takes {size:,.0f} MB, no less than the 1,580 MB of all the pins"
 
 
-def binder_pins() -> dict[str, str]:
-    """``{name: version}`` of binder/requirements.txt, torch's local label (``+cpu``) dropped."""
-    return {name: version.split("+")[0] for name, version in pins(ROOT / "binder" / "requirements.txt").items()}
-
-
 def test_binder_pins_the_versions_the_book_is_built_with():
-    book, pinned = pins(ROOT / "requirements" / "book.txt"), binder_pins()
+    book = pins(ROOT / "requirements" / "book.txt")
+    pinned = {name: version.split("+")[0] for name, version in pins(ROOT / "binder" / "requirements.txt").items()}
     assert {"torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= pinned.keys()
     assert {name: version for name, version in pinned.items() if book.get(name, version) != version} == {}
 
@@ -226,8 +245,3 @@ def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binde
     result = subprocess.run([str(binder), "-c", FIND_IMPORTS, json.dumps(imports)], cwd=tmp_path, check=True,
                             capture_output=True, text=True)
     assert json.loads(result.stdout) == []
-
-
-def test_explorers_work_in_a_kernel_of_the_binder_image(binder, tmp_path):
-    pinned = binder_pins()
-    assert_explorers_work(explorer_check_output(binder, tmp_path), pinned["ipywidgets"], pinned["anywidget"])

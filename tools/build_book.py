@@ -1,20 +1,16 @@
 #!/usr/bin/env python3
 """Build the book strictly, never serving notebook outputs computed with older package sources.
 
-Usage: python tools/build_book.py [BOOK_DIR] [--path-output DIR]
+Usage: python tools/build_book.py [BOOK_DIR]
 
 Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing cell or a broken
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
 jupyter-cache, which keys each notebook on its code cells only; a change to the package the chapters
 import, ``BOOK_DIR/src/posenc``, would otherwise leave stale outputs in place, and Sphinx, seeing an
-unchanged notebook, would not even ask. So the script fingerprints the package's sources (its Python
-modules and the data files that travel into outputs, such as the explorers' JavaScript) and, whenever
-the fingerprint changes, empties the execution cache and Sphinx's saved environment (``.doctrees``).
-What no chapter executes leaves the cache alone: the grader, the tests, caches and compiled files.
-Before the build, the notebooks of the table of contents that the cache holds no outputs for are executed
-into it two at a time (jupyter-cache's own worker), so that Sphinx finds them there; one that fails is left
-for the build, which executes it again and reports the failure.
-The build's editions, the HTML and the plain notebooks (``_build/html``, ``_build/notebooks``), are
+unchanged notebook, would not even ask. So whenever the package's sources change, the execution cache and
+Sphinx's saved environment (``.doctrees``) are emptied. Before the build, the notebooks the cache holds no
+outputs for are executed into it two at a time, so that Sphinx finds them there; one that fails is left
+for the build, which executes it again and reports the failure. The HTML and the plain notebooks are
 rewritten from scratch on every build, so that a page removed from the book does not linger in them.
 """
 
@@ -46,8 +42,8 @@ def sources_fingerprint(package: Path) -> str:
 
 
 def invalidate_stale_cache(book: Path, build: Path) -> None:
-    """Delete the execution cache and the Sphinx environment under ``build`` unless they were made
-    with the current sources of the package ``book/src/posenc``."""
+    """Delete the execution cache and the Sphinx environment under ``build`` unless they were made with the
+    current sources of ``book/src/posenc``."""
     stamp = build / ".posenc-sources.sha256"
     package = book / PACKAGE
     fingerprint = sources_fingerprint(package) if package.is_dir() else "no-package"
@@ -62,8 +58,8 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
 
 
 def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
-    """Execute the book's notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a
-    time, into that cache, with the timeout of ``_config.yml``; the largest first, so that a long one does not
+    """Execute the notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a time
+    (jupyter-cache's own worker), with ``_config.yml``'s timeout; the largest first, so that a long one does not
     start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
     from jupyter_cache import get_cache
     from jupyter_cache.executors.basic import ExecutionWorkerLocalMProc, ProcessData
@@ -87,19 +83,14 @@ def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("book", nargs="?", default=".", type=Path)
-    parser.add_argument("--path-output", type=Path, help="build into DIR/_build instead of BOOK_DIR/_build")
-    args = parser.parse_args()
-    book = args.book.resolve()
-    build = (args.path_output.resolve() if args.path_output else book) / "_build"
+    book = parser.parse_args().book.resolve()
+    build = book / "_build"
     invalidate_stale_cache(book, build)
     execute_ahead(book, build)
     for edition in ("html", EDITION_FOLDER):
         shutil.rmtree(build / edition, ignore_errors=True)
     jupyter_book = Path(sys.executable).with_name("jupyter-book")
-    command = [str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"]
-    if args.path_output:
-        command += ["--path-output", str(args.path_output.resolve())]
-    returncode = subprocess.call(command)
+    returncode = subprocess.call([str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"])
     if returncode:
         print(f"build_book: FAILED (exit {returncode}); see the warnings above", file=sys.stderr)
     else:

@@ -4,10 +4,9 @@
 Usage: python tools/build_pdf.py [BOOK_DIR]
 
 Runs ``jupyter-book build BOOK_DIR --builder pdflatex -W -n --keep-going`` after the same cache check as
-tools/build_book.py (outputs computed with older sources of the package are never reused; the HTML and
-the PDF builds share the execution cache), so a warning, a failing cell or a broken reference fails the
-build. The PDF is named by ``latex.latex_documents.targetname`` in _config.yml; when a site has been built,
-the PDF is copied into it too (the next HTML build also copies it, and links to it from the intro page).
+tools/build_book.py (the HTML and the PDF builds share the execution cache), so a warning, a failing cell or a
+broken reference fails the build. When a site has been built, the PDF is copied into it too (the next HTML
+build also copies it, and links to it from the intro page).
 """
 
 from __future__ import annotations
@@ -22,23 +21,14 @@ import yaml
 from build_book import invalidate_stale_cache
 
 
-def pdf_name(book: Path) -> str:
-    """The PDF's file name: the LaTeX target named in ``book/_config.yml``, with ``.pdf``."""
-    config = yaml.safe_load((book / "_config.yml").read_text(encoding="utf-8"))
-    try:
-        target = config["latex"]["latex_documents"]["targetname"]
-    except (KeyError, TypeError):
-        raise SystemExit("build_pdf: _config.yml names no latex: latex_documents: targetname") from None
-    return Path(target).with_suffix(".pdf").name
-
-
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("book", nargs="?", default=".", type=Path)
     book = parser.parse_args().book.resolve()
     build = book / "_build"
     invalidate_stale_cache(book, build)
-    pdf = build / "latex" / pdf_name(book)
+    latex = yaml.safe_load((book / "_config.yml").read_text(encoding="utf-8"))["latex"]
+    pdf = build / "latex" / Path(latex["latex_documents"]["targetname"]).with_suffix(".pdf").name
     pdf.unlink(missing_ok=True)  # a failed build must not leave an older PDF behind
     for stale in pdf.parent.glob("*.tex"):  # LaTeX's Makefile builds every .tex there, also one of an old name
         stale.unlink()

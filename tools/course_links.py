@@ -6,19 +6,15 @@ The repository address is ``repository.url`` in ``_config.yml``; the release is 
 derived here: the Colab and Binder links and the first code cell of every chapter and exercise notebook, which
 installs the package of that release when it is missing. (The website's own address: _ext/site_address.py.)
 
-A launch link opens a committed notebook (an exercise's student version) at the release tag. The plain
-edition (``notebooks/``: each executed page as a plain notebook) is never committed to the main line: its
-glued numbers and figures are executed results, which differ from machine to machine. The build writes it
-under ``_build/notebooks/``; ``make publish`` pushes it to the release's edition branch ``plain-v<version>``,
-one generated commit on top of the release whose tree is the release's tree plus ``notebooks/``. Its links
-open that branch, where ``binder/`` and the package sit as at the tag. (The branch name has no slash:
-Colab's GitHub URLs split on slashes.)
+A launch link opens a committed notebook (an exercise's student version) at the release tag, and a page of the
+plain edition (executed, so never committed: ``_ext/plain_edition.py``) on the release's edition branch
+``plain-v<version>`` that ``make publish`` pushes (``tools/publish_edition.py``), where ``binder/`` and the
+package sit as at the tag. (The branch name has no slash: Colab's GitHub URLs split on slashes.)
 
-Usage: ``python tools/course_links.py [--check]`` rewrites (or, with ``--check``, only compares) the
-install cells of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell
-of each exercise notebook (how to save and hand in from Colab, Binder and Jupyter) and the release
-lines of ``CITATION.cff``. ``make book`` and ``make exercises`` run it, so a fork edits one line of
-``_config.yml`` and rebuilds.
+Usage: ``python tools/course_links.py`` rewrites (``stale_files`` only compares, for the tests) the install cells
+of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell of each exercise
+notebook (how to save and hand in from Colab, Binder and Jupyter) and the release lines of ``CITATION.cff``.
+``make book`` and ``make exercises`` run it, so a fork edits one line of ``_config.yml`` and rebuilds.
 """
 
 from __future__ import annotations
@@ -80,10 +76,8 @@ class Course:
         return self.edition_branch if path.startswith(f"{EDITION_FOLDER}/") else self.tag
 
     def install_target(self, url: str | None = None) -> str:
-        """What ``pip install`` gets in the install cell: the package at this release's tag.
-
-        ``url`` replaces the repository address (tests install from a local clone); nothing else changes.
-        """
+        """What the install cell's ``pip install`` gets: the package at this release's tag (from ``url``, a local
+        clone in the tests, instead of the repository)."""
         return f"posenc @ git+{url or self.url}@{self.tag}"
 
     def colab(self, path: str) -> str:
@@ -177,13 +171,10 @@ def stale_files(root: Path = ROOT, write: bool = False) -> list[str]:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--check", action="store_true", help="only list the stale files (exit 1 if any)")
     parser.add_argument("--root", type=Path, default=ROOT)
-    args = parser.parse_args(argv)
-    stale = stale_files(args.root.resolve(), write=not args.check)
-    for name in stale:
-        print(f"course_links: {'stale' if args.check else 'updated'}: {name}")
-    return 1 if args.check and stale else 0
+    for name in stale_files(parser.parse_args(argv).root.resolve(), write=True):
+        print(f"course_links: updated: {name}")
+    return 0
 
 
 if __name__ == "__main__":

@@ -1,14 +1,12 @@
 #!/usr/bin/env python3
 """Push the plain edition, what the launch buttons open, to the release's edition branch of a git remote.
 
-Usage: python tools/publish_edition.py [REMOTE] [--build _build]
+Usage: python tools/publish_edition.py [REMOTE]
 
-The edition (``notebooks/`` in the build folder, written by the build) goes out as one generated commit whose
-parent is HEAD and whose tree is HEAD's tree plus ``notebooks/``, force-pushed to the branch that
-``tools/course_links.py`` names after the release (``plain-v<version>``). On that branch ``binder/`` and ``pip
-install .`` work as at the release, and the notebooks sit where the links expect them. The commit is made with
-git's plumbing in a temporary index: the repository's own index, HEAD and branches are not touched.
-The site itself is pushed with ghp-import (``make publish``), which cannot do this: it commits a folder alone.
+The edition (``notebooks/`` in the build folder) goes out as one generated commit whose parent is HEAD and whose
+tree is HEAD's tree plus ``notebooks/``, force-pushed to ``plain-v<version>``: there ``binder/`` and ``pip install
+.`` work as at the release. The commit is made with git's plumbing in a temporary index: the repository's own
+index, HEAD and branches are not touched. (The site goes out with ghp-import, which commits a folder alone.)
 
 REMOTE is anything ``git push`` takes: a remote's name (``origin``), a git URL or a path.
 """
@@ -60,15 +58,14 @@ def publish_edition(build: Path, remote: str, branch: str, repository: Path = RO
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("remote", nargs="?", default="origin")
-    parser.add_argument("--build", default=ROOT / "_build", type=Path)
-    args = parser.parse_args()
+    remote, build = parser.parse_args().remote, ROOT / "_build"
     branch = Course.of(ROOT).edition_branch
     try:
-        commit = publish_edition(args.build, args.remote, branch)
+        commit = publish_edition(build, remote, branch)
     except (FileNotFoundError, RuntimeError) as error:
         print(f"publish: {error}", file=sys.stderr)
         return 1
-    print(f"publish: {args.build / EDITION_FOLDER} -> {args.remote} {branch} ({commit[:12]})")
+    print(f"publish: {build / EDITION_FOLDER} -> {remote} {branch} ({commit[:12]})")
     return 0
 
 

@@ -2,13 +2,8 @@
 """Make a release: ``python tools/release.py VERSION`` (``make release VERSION=x.y.z``).
 
 Every launch link, install cell and exercise link names the git tag ``v<version>`` of ``pyproject.toml``
-(``tools/course_links.py``), so a release is one step that cannot be half done:
-
-1. refuse unless the working tree is clean and the tag ``v<VERSION>`` does not exist yet;
-2. write ``VERSION`` into ``pyproject.toml`` and ``grader/pyproject.toml`` (the two distributions share it);
-3. regenerate what names the release and is committed: the install cells and ``CITATION.cff``
-   (``tools/course_links.py``) and the student versions ``exercises/release/`` (``make exercises``);
-4. commit what changed and create the annotated tag.
+(``tools/course_links.py``), so a release is one step that cannot be half done: refuse unless the working tree is
+clean and the tag is new; write the version into both distributions; regenerate what names it; commit; tag.
 
 ``VERSION`` may be the current one: a fork that has just changed the address in ``_config.yml`` runs
 ``make release VERSION=<the version it has>`` to commit the regenerated links and create the tag they name.
@@ -45,7 +40,6 @@ def problem(root: Path, version: str) -> str | None:
 
 
 def set_version(root: Path, version: str) -> None:
-    """Write ``version`` into the ``version = "..."`` line of both distributions' pyproject.toml."""
     for name in PYPROJECTS:
         path = root / name
         text, count = VERSION_LINE.subn(f'version = "{version}"', path.read_text(encoding="utf-8"), count=1)
@@ -75,12 +69,10 @@ def release(root: Path, version: str) -> str:
     return tag
 
 
-def main(argv: list[str] | None = None) -> int:
+def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("version", help="MAJOR.MINOR.PATCH, without the leading v")
-    parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
-    args = parser.parse_args(argv)
-    tag = release(args.root, args.version)
+    tag = release(ROOT, parser.parse_args().version)
     print(f"tagged {tag}; now `git push --follow-tags` and `make publish` (or let the publish workflow run)")
     return 0
 

@@ -4,24 +4,19 @@ that leaves the site refused and recorded, as it would fail for a reader offline
 Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
 ``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
 inserted into them, are covered too.
-
-Without chromium, the tests' npm packages (axe-core, lighthouse) or playwright, the tests are skipped with a
-message that says what is missing; with ``CI=true`` they fail instead.
 """
 
 from __future__ import annotations
 
 import functools
-import os
 from dataclasses import dataclass, field
-from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from conftest import SITE, need
 
-from .harness import NODE_MODULES, ROOT, SiteServer, launch, missing_tools, site_pages, transfer_size
+from .harness import NODE_MODULES, SiteServer, launch, missing_tools, site_pages, transfer_size
 
-SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))
 NO_SITE = "(no built site)"
 BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
@@ -53,18 +48,11 @@ RUN_AXE = """async () => {
 
 @dataclass
 class Visit:
-    """What happened while one page loaded: console errors, requests, and the files it loaded."""
-
     rel: str
     console_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
     failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
     site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
-
-    @property
-    def weight(self) -> int:
-        """The first visit's transfer: every file the page loaded from the site, gzipped where it is text."""
-        return sum(self.site_files.values())
 
 
 def watch(page, server: SiteServer, visit: Visit) -> None:
@@ -109,15 +97,8 @@ WAIT_FOR_PAGE = """async () => {
 }"""
 
 
-def is_redirect(html: str) -> bool:
-    """A page that only sends the reader elsewhere (index.html -> intro.html)."""
-    return 'http-equiv="refresh"' in html[:2000].lower()
-
-
 @dataclass
 class PageReport:
-    """Everything the per-page tests look at, gathered in one visit."""
-
     visit: Visit
     facts: dict
     violations: list[dict]
@@ -143,16 +124,12 @@ def probe_glossary(page) -> dict | None:
     return seen
 
 
-def _page_ids(pages: list[str]) -> list[str]:
-    return [page.removesuffix(".html") for page in pages]
-
-
 @functools.cache
 def _pages_to_visit() -> list[str]:
-    """Every page of the site except redirects, or a placeholder that fails with a clear message."""
+    """Every page of the site but redirects (index.html), or a placeholder that fails with a clear message."""
     if not (SITE / "index.html").is_file():
         return [NO_SITE]
-    return [p for p in site_pages(SITE) if not is_redirect((SITE / p).read_text(encoding="utf-8"))]
+    return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]
 
 
 EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
@@ -160,12 +137,11 @@ EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget s
 
 
 def pytest_generate_tests(metafunc):
-    if "page_path" in metafunc.fixturenames:
-        pages = _pages_to_visit()
-        metafunc.parametrize("page_path", pages, ids=_page_ids(pages))
+    pages = _pages_to_visit()
     if "explorer_page" in metafunc.fixturenames:
-        pages = [p for p in _pages_to_visit() if p == NO_SITE or EXPLORER_STATE in (SITE / p).read_text("utf-8")]
-        metafunc.parametrize("explorer_page", pages, ids=_page_ids(pages))
+        pages = [p for p in pages if p == NO_SITE or EXPLORER_STATE in (SITE / p).read_text("utf-8")]
+    for name in {"page_path", "explorer_page"} & set(metafunc.fixturenames):
+        metafunc.parametrize(name, pages, ids=lambda page: page.removesuffix(".html"))
 
 
 class BrowserSite:
@@ -215,13 +191,10 @@ class BrowserSite:
 
 @pytest.fixture(scope="session")
 def browser_site(site):
-    """The built site in chromium; skipped (failed when CI=true) where the tools are missing."""
+    """The built site in chromium; skipped (failed when CI=true) where chromium, the tests' npm packages (axe-core,
+    lighthouse) or playwright are missing."""
     missing = missing_tools()
-    if missing:
-        message = "browser tests need: " + "; ".join(missing)
-        if os.environ.get("CI", "").lower() == "true":
-            pytest.fail(message + " (CI=true: a missing browser fails the run)")
-        pytest.skip(message)
+    need(not missing, "browser tests need: " + "; ".join(missing))
     from playwright.sync_api import sync_playwright
 
     with SiteServer(site) as server, sync_playwright() as playwright:

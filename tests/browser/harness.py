@@ -2,9 +2,8 @@
 
 The site serves every file its pages load (the math is typeset at build time and uses MathJax's fonts;
 require.js, the widget manager and anywidget are copied into ``_static/vendor/``), so the browser is given
-nothing but the site (tests/browser/conftest.py refuses every other request). The server compresses text
-files with gzip, as GitHub Pages does, and a page's weight is what its first visit transfers: each file it
-loads from the site, gzipped where it is text.
+nothing but the site (tests/browser/conftest.py refuses every other request), with text gzipped as GitHub
+Pages serves it.
 """
 
 from __future__ import annotations
@@ -118,8 +117,6 @@ def launch(playwright):
     return playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS, headless=True)
 
 
-# ---- the site's pages, read from the built HTML ----
-
 NOT_PAGES = {"_static", "_sources", "_images", "jupyter_execute", "_sphinx_design_static"}
 
 
@@ -131,8 +128,6 @@ def site_pages(site: Path) -> list[str]:
         if not NOT_PAGES & set(path.relative_to(site).parts)
     )
 
-
-# ---- Lighthouse (npm lighthouse@12) against Debian's chromium ----
 
 LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo")
 # The site is served over http from 127.0.0.1; every https and websocket request (any CDN) is blocked.

@@ -1,11 +1,8 @@
 """Every posenc explorer on the site responds to input as the mathematics says, with no kernel behind it.
 
-The page computes its readouts in JavaScript from the widget state; each test reads them (the exact values
-sit in each readout's ``data-value``) and compares them with the same numbers computed by ``posenc``
-(``EXPLORERS[kind](**state).readouts()``), before and after using the controls. Every copy of every explorer,
-on every page that shows one, has each of its sliders, choices and buttons used and its readouts compared; what
-the page draws (the curve, the table, the buttons' limits, the aliasing mark) is one script per kind, checked on
-one copy of the kind.
+The page computes its readouts in JavaScript from the widget state (the exact values sit in each readout's
+``data-value``); the tests compare them with posenc's for the same state. What the page draws (the curve, the
+table, the buttons' limits, the aliasing mark) is one script per kind, checked on one copy of the kind.
 """
 
 from __future__ import annotations
@@ -48,14 +45,9 @@ class LiveExplorer:
     def set(self, name: str, value: int) -> None:
         self.control(name).evaluate(SET_VALUE, value)
 
-    def press(self, name: str, key: str = "ArrowRight", times: int = 1) -> None:
+    def press(self, name: str, key: str = "ArrowRight") -> None:
         self.control(name).focus()
-        for _ in range(times):
-            self.page.keyboard.press(key)
-
-    def posenc_readouts(self) -> dict:
-        """What posenc computes for the state the page shows."""
-        return EXPLORERS[self.kind](**self.state()).readouts()
+        self.page.keyboard.press(key)
 
 
 @contextmanager
@@ -71,14 +63,9 @@ def opened(browser_site, page_path: str, kind: str = ""):
         page.close()
 
 
-@contextmanager
-def one_of_kind(browser_site, kind: str):
-    """The first explorer of ``kind`` on the explorers page, where the behaviour of each kind is checked."""
-    with opened(browser_site, EXPLORERS_PAGE, kind) as explorers:
-        yield explorers[0]
-
-
-def assert_same_numbers(shown, computed, where: str) -> None:
+def assert_same_numbers(live: LiveExplorer, where: str) -> None:
+    """The page's readouts are those posenc computes for the state the page shows."""
+    shown, computed = live.readouts(), EXPLORERS[live.kind](**live.state()).readouts()
     assert shown.keys() == computed.keys(), f"{where}: readouts {sorted(shown)} vs posenc {sorted(computed)}"
     for name, value in computed.items():
         got = np.asarray(shown[name], dtype=float)
@@ -115,14 +102,14 @@ def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_s
     with opened(browser_site, explorer_page) as explorers:
         for n, live in enumerate(explorers):
             where = f"{live.kind} explorer #{n}"
-            assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} as loaded")
+            assert_same_numbers(live, f"{where} as loaded")
             for control in live.root.locator("[data-control]").all():
                 for done in operate(live, control):
-                    assert_same_numbers(live.readouts(), live.posenc_readouts(), f"{where} after {done}")
+                    assert_same_numbers(live, f"{where} after {done}")
 
 
 def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
-    with one_of_kind(browser_site, "sinusoidal") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
         live.set("position", 10)
         curve = live.root.locator("polyline[data-values]")
         before = np.array(json.loads(curve.get_attribute("data-values")))
@@ -133,7 +120,7 @@ def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
 
 
 def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
-    with one_of_kind(browser_site, "sinusoidal") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
         live.set("dimension", 40)
         for d_model in (16, 128, 64):
             live.control("d_model").select_option(str(d_model))
@@ -143,7 +130,7 @@ def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
 
 
 def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
-    with one_of_kind(browser_site, "rope") as live:
+    with opened(browser_site, EXPLORERS_PAGE, "rope") as (live, *_):
         live.set("m", 4)
         live.set("n", 1)
         for step in (1, 5):
@@ -154,18 +141,14 @@ def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
         assert live.control("both+1").is_enabled()
 
 
-def test_clock_one_fast_hand_aliases_but_all_hands_do_not(browser_site):
-    with one_of_kind(browser_site, "clock") as live:
+def test_clock_marks_the_fast_hand_aliased_and_a_slow_one_not_as_posenc_finds(browser_site):
+    """(What aliasing is, and which hands alias: tests/test_explorers.py.)"""
+    with opened(browser_site, EXPLORERS_PAGE, "clock") as (live, *_):
         live.set("n_positions", 16)
-        live.set("hand", 0)
         live.set("position", 0)
-        readouts = live.readouts()
-        assert readouts["nearest_on_hand"][0] == 6  # 6 radians is just short of a full turn
-        assert readouts["nearest_on_clock"][0] == 1
-        assert live.root.get_attribute("data-aliased") == "true"
         state = live.state()
         slow = int(np.argmax(frequencies(state["d"], state["base"]) * 15 < np.pi))  # 16 positions in half a turn
-        live.set("hand", slow)  # (hand 8 for d = 64, theta = 0.1): the positions fan out in order
-        assert live.readouts()["nearest_on_hand"][0] == 1
-        assert live.root.get_attribute("data-aliased") == "false"
-        assert EXPLORERS["clock"](**live.state()).aliased is False
+        for hand, aliased in ((0, True), (slow, False)):  # hand 0: 6 radians is just short of a full turn
+            live.set("hand", hand)
+            assert live.root.get_attribute("data-aliased") == str(aliased).lower()
+            assert EXPLORERS["clock"](**live.state()).aliased is aliased

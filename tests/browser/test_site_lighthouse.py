@@ -1,11 +1,9 @@
-"""Lighthouse (npm lighthouse@12, mobile defaults) on the two pages that differ most in kind, served by the site
-alone: accessibility, best practices and SEO score 100. Performance is a timing, so it is a benchmark
-(benchmarks/lighthouse.py, on every chapter, reported in the appendix), not a test.
+"""Lighthouse (npm lighthouse@12, mobile defaults), served by the site alone: accessibility, best practices and SEO
+score 100. Performance is a timing, so it is a benchmark (benchmarks/lighthouse.py), not a test.
 
-Every page shares one template; what a page adds is its content and, on some pages, explorers (scripts and
-widgets). So Lighthouse audits two pages (about 20 s each): the page with the most explorers (the explorers
-appendix holds every kind) and the largest page without one, while the checks that every page gets
-(test_site_pages.py: axe-core's accessibility rules, a clean console, alt texts, typeset math) cover the rest."""
+Every page shares one template; what a page adds is its content and, on some, explorers. So Lighthouse audits two
+pages (about 20 s each), the one with the most explorers and the largest without one, while test_site_pages.py's
+checks (axe-core's rules, a clean console, alt texts, typeset math) cover every page."""
 
 from __future__ import annotations
 
