@@ -135,13 +135,14 @@ class Writer:
 
     def code_cell(self, index: int) -> None:
         """Emit every code cell of the notebook up to ``index`` not yet emitted (cells the page removes
-        still run, so that the notebook runs top to bottom as the build did)."""
+        still run, so that the notebook runs top to bottom as the build did); the code the page hides or folds
+        away comes folded, as Jupyter and Colab fold a cell's input."""
         self.flush()
         for i in [i for i in self.code_indices if i <= index and i not in self.emitted]:
             source = self.notebook.cells[i]
             tags = list(source.metadata.get("tags", []))
             metadata = {"tags": tags} if tags else {}
-            if {"remove-cell", "remove-input"} & set(tags):
+            if {"remove-cell", "remove-input", "hide-input"} & set(tags):
                 metadata["jupyter"] = {"source_hidden": True}
             self.cells.append(nbformat.v4.new_code_cell(source.source, metadata=metadata))
             self.emitted.add(i)

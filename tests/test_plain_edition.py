@@ -93,12 +93,15 @@ def test_plain_edition_carries_the_pages_numbers_glued_values_and_figures(site, 
 
 
 @pytest.mark.parametrize("page", edition_pages())
-def test_plain_edition_has_the_pages_code_cells_without_outputs(site, page):
+def test_plain_edition_has_the_pages_code_cells_without_outputs_folded_where_the_page_hides_them(site, page):
     source = nbformat.read(str(ROOT / f"{page}.ipynb"), as_version=4)
     plain = edition(site, page)
     assert [c.source for c in plain.cells if c.cell_type == "code"] == [
         c.source for c in source.cells if c.cell_type == "code"]
     assert all(not c.outputs and c.execution_count is None for c in plain.cells if c.cell_type == "code")
+    hidden = {"remove-cell", "remove-input", "hide-input"}
+    assert [bool(hidden & set(c.metadata.get("tags", []))) for c in source.cells if c.cell_type == "code"] == [
+        c.metadata.get("jupyter", {}).get("source_hidden", False) for c in plain.cells if c.cell_type == "code"]
 
 
 def test_links_of_the_plain_edition_point_into_the_website(site):
