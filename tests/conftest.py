@@ -8,6 +8,7 @@ module's expensive fixture (a graded class, a venv) is made once.
 
 from __future__ import annotations
 
+import ast
 import fcntl
 import os
 import re
@@ -16,6 +17,7 @@ import sys
 from importlib import metadata
 from pathlib import Path
 
+import nbformat
 import pytest
 import yaml
 from hypothesis import settings
@@ -51,6 +53,17 @@ def repository_files() -> list[str]:
     names = subprocess.run(["git", "-C", str(ROOT), "ls-files", "--cached", "--others", "--exclude-standard"],
                            check=True, capture_output=True, text=True).stdout.splitlines()
     return sorted(name for name in names if (ROOT / name).is_file())
+
+
+def page_setting(chapter: str, name: str):
+    """The literal that the page ``chapters/<chapter>.ipynb`` assigns to ``name`` (exactly once): a published
+    setting its cells compute with, for a test to compare with the code that publishes it."""
+    cells = [cell.source for cell in nbformat.read(ROOT / "chapters" / f"{chapter}.ipynb", as_version=4).cells
+             if cell.cell_type == "code"]
+    values = [node.value for source in cells for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assign)
+              and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
+    assert len(values) == 1, f"{chapter} assigns {name} {len(values)} times"
+    return ast.literal_eval(values[0])
 
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings

@@ -4,38 +4,26 @@ Its comparisons with the transformers code that runs each model live with the id
 
 from __future__ import annotations
 
-import ast
-
-import nbformat
-from conftest import ROOT
+from conftest import page_setting
 from transformers import DeepseekV3Config, Gemma3TextConfig, Llama4TextConfig, Qwen2VLTextConfig, Qwen3VLTextConfig
 from transformers.models.qwen2_vl.modeling_qwen2_vl import Qwen2VLRotaryEmbedding
 from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbedding
 
-CHAPTER = ROOT / "chapters" / "11_todays_models.ipynb"
-
-
-def page_setting(name: str):
-    """The literal the page assigns to ``name``, which it must assign exactly once."""
-    cells = [cell.source for cell in nbformat.read(CHAPTER, as_version=4).cells if cell.cell_type == "code"]
-    values = [node.value for source in cells for node in ast.walk(ast.parse(source)) if isinstance(node, ast.Assign)
-              and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
-    assert len(values) == 1, f"the page assigns {name} {len(values)} times"
-    return ast.literal_eval(values[0])
+CHAPTER = "11_todays_models"
 
 
 def test_the_chapters_settings_are_transformers_defaults():
     llama4, deepseek = Llama4TextConfig(), DeepseekV3Config()
-    assert page_setting("llama4") == {"n_layers": llama4.num_hidden_layers, "nope_every": llama4.no_rope_layer_interval,
-                                      "chunk": llama4.attention_chunk_size, "attn_scale": llama4.attn_scale,
-                                      "floor_scale": llama4.floor_scale}
-    assert page_setting("deepseek_v3") == {"heads": deepseek.num_attention_heads, "d_nope": deepseek.qk_nope_head_dim,
-                                           "d_rope": deepseek.qk_rope_head_dim, "d_lat": deepseek.kv_lora_rank,
-                                           "d_value": deepseek.v_head_dim}
-    gemma = page_setting("gemma")
+    assert page_setting(CHAPTER, "llama4") == {
+        "n_layers": llama4.num_hidden_layers, "nope_every": llama4.no_rope_layer_interval,
+        "chunk": llama4.attention_chunk_size, "attn_scale": llama4.attn_scale, "floor_scale": llama4.floor_scale}
+    assert page_setting(CHAPTER, "deepseek_v3") == {
+        "heads": deepseek.num_attention_heads, "d_nope": deepseek.qk_nope_head_dim,
+        "d_rope": deepseek.qk_rope_head_dim, "d_lat": deepseek.kv_lora_rank, "d_value": deepseek.v_head_dim}
+    gemma = page_setting(CHAPTER, "gemma")
     assert Gemma3TextConfig.default_theta == {"global": gemma["global_base"], "local": gemma["local_base"]}
     qwen2 = Qwen2VLRotaryEmbedding(Qwen2VLTextConfig(hidden_size=256, num_attention_heads=2))
     qwen3 = Qwen3VLTextRotaryEmbedding(Qwen3VLTextConfig(hidden_size=256, num_attention_heads=2, head_dim=128))
-    splits = page_setting("splits")
+    splits = page_setting(CHAPTER, "splits")
     assert tuple(qwen2.mrope_section) == splits["sections"]
     assert tuple(qwen3.mrope_section) == splits["interleaved"]

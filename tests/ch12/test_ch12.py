@@ -4,12 +4,10 @@ sink logits act as the chapter's theorem says, and the hybrid stacks rotate wher
 
 from __future__ import annotations
 
-from pathlib import Path
-
-import nbformat
 import numpy as np
 import pytest
 import torch
+from conftest import page_setting
 from transformers import Cohere2Config, GptOssConfig, KimiLinearConfig, Qwen3NextConfig
 from transformers.models.cohere2.modeling_cohere2 import Cohere2Attention, Cohere2RotaryEmbedding
 from transformers.models.gpt_oss.modeling_gpt_oss import GptOssAttention, eager_attention_forward
@@ -19,20 +17,8 @@ from transformers.models.qwen3_next.modeling_qwen3_next import Qwen3NextRotaryEm
 from posenc.mixed_layers import every_nth_layer
 from posenc.sinks import sink_weights
 
-CHAPTER = Path(__file__).parents[2] / "chapters" / "12_sinks_and_stacks.ipynb"
-
-
-def page_settings() -> dict:
-    """The settings as the page states them: its cells tagged ``model-settings`` (plain dicts), run."""
-    settings = {}
-    for cell in nbformat.read(CHAPTER, as_version=4).cells:
-        if "model-settings" in cell.metadata.get("tags", []):
-            exec(cell.source, settings)
-    return settings
-
-
-PAGE = page_settings()
-GPT_OSS, COHERE2, QWEN3_NEXT, KIMI_LINEAR = (PAGE[name] for name in ("oss", "cohere", "qwen", "kimi"))
+GPT_OSS, COHERE2, QWEN3_NEXT, KIMI_LINEAR = (page_setting("12_sinks_and_stacks", name)
+                                          for name in ("oss", "cohere", "qwen", "kimi"))
 
 
 def kinds(config, odd_one_out: str) -> np.ndarray:
