@@ -90,7 +90,7 @@ def main() -> int:
             if run["results"] is None:
                 problems[key] = ["no results.json: " + run["stdout"][-500:]]
                 continue
-            host = test_gradescope.gradebook_scores(scratch / "out", *key, row["notebook"])
+            host = gradescope.scores(scratch / "out", row)
             problems[key] = test_gradescope.disagreements(run["results"], row, host)
     problems = {key: found for key, found in problems.items() if found}
     seconds = sorted(took for _, took in runs.values())

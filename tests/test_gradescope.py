@@ -140,12 +140,6 @@ EXPECTED = {"perfect": 6, "blank": 0, "wrong": 3, "cheat": 0, "attack": 3}  # of
 
 # ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------
 
-def _bind(option: str, source: Path | str, dest: Path | str) -> list[str]:
-    """bwrap's ``option`` binding ``source`` at ``dest``, after folders for its parents that anyone may enter."""
-    parents = [str(parent) for parent in reversed(Path(dest).parents) if parent != Path("/")]
-    return [*(arg for parent in parents for arg in ("--dir", parent)), option, str(source), str(dest)]
-
-
 def _mirror(path: str) -> list[str]:
     if os.path.islink(path):
         return ["--symlink", os.readlink(path), path]
@@ -165,9 +159,9 @@ def container(autograder: Path, tmp: Path, command: list[str]) -> subprocess.Com
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
         args += _mirror(top)
     # /tmp first: a checkout or a Python under /tmp is bound into it afterwards, not hidden by it
-    args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *_bind("--ro-bind", base, base),
-             *_bind("--ro-bind", sys.prefix, sys.prefix), *_bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
-             *_bind("--ro-bind", ROOT, ROOT), "--proc", "/proc", "--dev", "/dev",
+    args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *sandbox.bind("--ro-bind", base),
+             *sandbox.bind("--ro-bind", sys.prefix), *sandbox.bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
+             *sandbox.bind("--ro-bind", str(ROOT)), "--proc", "/proc", "--dev", "/dev",
              "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
     for capability in DOCKER_CAPABILITIES:
         args += ["--cap-add", f"CAP_{capability}"]
@@ -260,16 +254,6 @@ def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, di
     return root / "out", {row["student"]: row for row in rows}
 
 
-def gradebook_scores(out: Path, student: str, assignment: str = ASSIGNMENT,
-                     notebook: str = NOTEBOOK) -> dict[str, tuple[float, float]]:
-    """``{grade cell id: (score, max score)}`` from ``make grade``'s class gradebook, through nbgrader's API."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
-        submission = gb.find_submission_notebook(notebook, assignment, student)
-        return {g.name: (g.score, g.max_score) for g in submission.grades}
-
-
 def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]) -> list[str]:
     """How Gradescope's ``results`` and ``make grade`` (its ``row`` and the cells ``host`` of its gradebook) differ
     on one notebook: each cell's score and maximum (a written answer: 0 and its points by hand), the total,
@@ -358,7 +342,7 @@ def test_results_follow_gradescopes_documented_schema(runs):
 def test_gradescope_and_make_grade_agree_cell_for_cell(runs, made_grade, student):
     out, rows = made_grade
     results = runs[student]["results"]
-    assert disagreements(results, rows[student], gradebook_scores(out, student)) == []
+    assert disagreements(results, rows[student], gradescope.scores(out, rows[student])) == []
     assert results["score"] == EXPECTED[student] and len(results["tests"]) == 4, results["output"]
 
 
@@ -416,14 +400,3 @@ def test_the_in_container_sandbox_is_not_chosen_where_bubblewrap_runs():
     done = subprocess.run([sys.executable, "-c", "from posenc_grader import sandbox; print(sandbox.kind())"],
                           env=environment, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "bubblewrap", done.stderr
-
-
-@needs_root
-def test_a_kernel_run_by_root_opens_dev_null_and_dev_urandom(tmp_path):
-    """Where bubblewrap runs, it is the sandbox: run by root, its kernel sits below a second, unprivileged bwrap,
-    whose bind of / must keep the devices (torch opens /dev/urandom on import)."""
-    sandbox.hand_over(tmp_path)
-    code = "print(len(open('/dev/urandom', 'rb').read(8)), open('/dev/null', 'rb').read())"
-    done = subprocess.run(sandbox.command(tmp_path, [sys.executable, "-c", code]), capture_output=True, text=True,
-                          timeout=60)
-    assert done.stdout.split() == ["8", "b''"], done.stderr

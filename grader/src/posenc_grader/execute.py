@@ -1,29 +1,17 @@
 """The kernel side of grading: nbgrader's ``Execute``, made to survive what a submission does to its kernel.
 
-nbgrader runs a submission top to bottom in one kernel and scores each test cell by whether it raised.
-That is the right rule, but a single bad cell can take the whole notebook down with it: a kernel killed
-by ``os._exit`` or a crash loses every later grade, a loop that ignores interrupts makes every later cell
-time out in turn, and a cell that prints a gigabyte lands in the feedback. :class:`GradingExecute`
-keeps nbgrader's rule and contains those cells:
-
-- the kernel starts in the sandbox of :mod:`posenc_grader.sandbox` (unless ``sandbox_dir`` is empty), in
-  its private folder, with an environment of its own and under resource limits set by ``prlimit``
-  (address space, file size, no core dumps, and in the sandbox the number of processes), so a memory
-  bomb raises ``MemoryError`` in its own cell and a fork bomb stops at the process limit;
-- every process a cell leaves running is killed when the cell ends (:mod:`posenc_grader.processes`);
-- a kernel that does not start (``Kernel didn't respond in 60 seconds``) is started again, up to
-  ``start_attempts`` times, before any cell runs;
-- a cell that kills the kernel, or keeps it busy after the timeout interrupt, is marked failed; the
-  kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
-  graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
-- each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept;
-- a test cell's hidden tests do not run in the kernel: its visible part (a comment; the self-check is a cell
-  of its own) does, and then its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each
-  call of an answer function a probe cell in the kernel that hands back wire data; a failure is written into the test
-  cell as an error output, first, so that nbgrader scores the cell zero.
-
-What happened is written as JSON to ``report_path`` for the worker to read.
+nbgrader runs a submission top to bottom in one kernel and scores each test cell by whether it raised. That is
+the right rule, but one bad cell can take the notebook down with it: a kernel killed by ``os._exit`` loses every
+later grade, a loop that ignores interrupts makes every later cell time out in turn, a cell that prints a
+gigabyte lands in the feedback. :class:`GradingExecute` keeps nbgrader's rule and contains such cells: the
+kernel starts under ``prlimit``'s limits in the sandbox of :mod:`posenc_grader.sandbox`; processes a cell leaves
+running are killed (:mod:`posenc_grader.processes`); a kernel that does not start is started again; a cell that
+kills or hangs the kernel fails alone, and the kernel is restarted with the earlier cells replayed; outputs are
+cut; the canary of :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept. A test
+cell's hidden part never runs in the kernel: it runs here (:func:`posenc_grader.hidden.run`), each call of an
+answer function a probe cell in the kernel that hands back wire data, and a failure is written into the test
+cell as its first output, so that nbgrader scores the cell zero. What happened is written as JSON to
+``report_path`` for the worker.
 """
 
 from __future__ import annotations

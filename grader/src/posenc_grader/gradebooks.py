@@ -1,10 +1,9 @@
 """Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
 
-After a platform's download is graded into ``OUT``, ``OUT/<platform>/gradebook.csv`` holds one row per student
-placed or on the roster and one column per assignment, named as the roster names the platform's own column
-(Canvas's ``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``), else as the
-assignment; ``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages as the platform takes
-them back. The forms, from each platform's import code:
+``OUT/<platform>/gradebook.csv`` holds a row per student placed or on the roster and a column per assignment,
+named as the roster names the platform's own column, else as the assignment;
+``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages. The forms, from each platform's
+import code:
 
 - Canvas (canvas-lms ``GradebookImporter``): ``Student``, ``ID`` (the user id, by which a student is found),
   ``SIS User ID``, ``SIS Login ID``, ``Section``, the assignments, and a ``Points Possible`` row; the zip is for

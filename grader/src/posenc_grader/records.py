@@ -1,20 +1,12 @@
-"""What grading leaves behind in ``OUT_DIR``: what may go back to students, apart from what never leaves.
+"""What grading leaves behind in ``OUT_DIR`` (the instructor guide lists it): :data:`HAND_BACK`, what students may
+receive; :data:`INSTRUCTOR_ONLY`, what never leaves (an nbgrader course directory with the class gradebook); and
+``grades.csv`` (:data:`COLUMNS`).
 
-``OUT_DIR`` holds two folders and the grade sheets:
-
-- ``hand_back/`` (:data:`HAND_BACK`), what students may receive: ``feedback/<student>/<assignment>/<notebook>.html``,
-  one page per row (:mod:`~posenc_grader.feedback`: no hidden test in it), and after a platform's download
-  the feedback zips that platform takes back (:mod:`~posenc_grader.gradebooks`);
-- ``instructor_only/`` (:data:`INSTRUCTOR_ONLY`), what never leaves: an nbgrader course directory
-  (``nbgrader_config.py``, ``source/`` with the solutions and the hidden tests, ``gradebook.db``, every
-  student's ``submitted/`` and ``autograded/`` notebook), ``grading_status.json``, and the grader's cache;
-- ``grades.csv`` (:data:`COLUMNS`), one row per student, assignment and notebook, for the instructor.
-
-Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic
-scores of an earlier run and keeping any manual ones; the status and message of every row live in
-``grading_status.json``. ``grades.csv`` and the feedback pages are written from those two, after every run
-and again by :meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates
-nothing, and a page always shows the scores the gradebook holds.
+Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic scores of an
+earlier run and keeping any manual ones; the status and message of every row live in ``grading_status.json``.
+``grades.csv`` and the feedback pages are written from those two, after every run and again by
+:meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates nothing, and a page
+always shows the scores the gradebook holds.
 """
 
 from __future__ import annotations

@@ -1,16 +1,12 @@
 """A platform download laid out as ``<student>/<assignment>/<notebook>.ipynb``, and the run's report of it.
 
-:func:`stage` places each file that :mod:`~posenc_grader.platforms` found: under the roster's name of its
-platform id (:mod:`~posenc_grader.roster`), else the platform's name and id together (``Ada Lovelace_123456``,
-so that two students of one name stay two); as the exercise its cells say it is
-(:class:`~posenc_grader.submissions.Catalog`), whatever it is called; the latest attempt graded and the others
-listed; every student of the roster of whom nothing was placed, and a placed student for an assignment of the
-download they did not hand in, ``missing`` (scored 0). The placed files are copied into
-``OUT/instructor_only/.grading/staged``, which the grading core grades as it grades that layout. Every file of the
-download, and every student missing, gets a row in ``OUT/placements.csv`` (placed, earlier attempt, rejected or
-missing, and why); ``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the
-platform, where their feedback goes back, and the roster's names of the assignments' columns, for
-:mod:`~posenc_grader.gradebooks`.
+:func:`stage` places each file that :mod:`~posenc_grader.platforms` found under the roster's name of its platform
+id, else the platform's name and id together (``Ada Lovelace_123456``, so that two students of one name stay two),
+as the exercise its cells say it is, whatever it is called (the instructor guide gives the rules). The placed
+files are copied into ``OUT/instructor_only/.grading/staged``, which grading reads as any folder of that layout.
+Every file and every missing student gets a row in ``OUT/placements.csv``; ``OUT/instructor_only/placements.json``
+keeps, across runs, who each graded student is on the platform, where their feedback goes back, and the
+roster's names of the assignments' columns, for :mod:`~posenc_grader.gradebooks`.
 """
 
 from __future__ import annotations

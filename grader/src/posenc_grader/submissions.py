@@ -1,18 +1,11 @@
 """Finding submissions, telling which exercise each file is, and repairing what students do to notebooks.
 
-A class arrives as ``SUBMISSIONS_DIR/<student>/<assignment>/<notebook>.ipynb``, as an LMS download or
-``nbgrader collect`` leaves it, but files get renamed (``rotation (1).ipynb``), uploaded to the wrong
-slot, saved by editors that drop cells or metadata, or are not notebooks at all. So a file is identified
-by its **content** (the nbgrader ids of its cells, or failing that the text of its locked cells), and
-before grading its structure is **restored** to the handed-out one:
-
-- every cell of the handed-out notebook appears once, in the handed-out order: deleted cells come back
-  (an answer cell empty, so that an answer written elsewhere still counts), moved cells go back to their
-  place, a cell turned into Markdown becomes code again, and locked cells get their original text;
-- the student's answers keep their text, and cells the student added stay right after the cell they
-  followed; a copied cell keeps its text but loses the nbgrader id it duplicated.
-
-Each repair is named in the submission's message, so a student sees why a grade is what it is.
+Files get renamed (``rotation (1).ipynb``), uploaded to the wrong slot, saved by editors that drop cells or
+metadata, or are not notebooks at all. So a file is identified by its **content** (the nbgrader ids of its
+cells, or failing that the text of its locked cells), and before grading its structure is **restored** to the
+handed-out one (:func:`restore`): every handed-out cell once, in order, locked cells with their original text, a
+deleted answer back empty (so that an answer written elsewhere still counts); the student's answers and added
+cells kept. Each repair is named in the submission's message, so a student sees why a grade is what it is.
 """
 
 from __future__ import annotations
