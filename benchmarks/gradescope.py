@@ -32,7 +32,7 @@ import grading  # noqa: E402 (benchmarks/grading.py, beside this file)
 import test_gradescope  # noqa: E402
 import test_grading  # noqa: E402
 
-from posenc_grader import grade_class, gradescope, samples  # noqa: E402
+from posenc_grader import grade_class, gradescope  # noqa: E402
 
 
 def write_class(folder: Path, assignments: list[str]) -> None:
@@ -41,10 +41,9 @@ def write_class(folder: Path, assignments: list[str]) -> None:
     for assignment, notebook in test_grading.notebooks():
         source = test_grading.read("source", assignment, notebook)
         release = test_grading.read("release", assignment, notebook)
-        models, answers = samples.solutions(source), samples.autograded_answers(source)
         for kind in sorted(cheats.RETURNS):
-            cheat = samples.filled(release, {a: cheats.cheat(kind, cheats.names(models[a])) for a in answers})
-            test_grading.write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb", cheat)
+            test_grading.write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb",
+                               cheats.submission(kind, source, release))
     for student, (name, content) in test_grading.bad_submissions().items():
         test_grading.write(folder / student / test_grading.ROTATION[0] / name, content)
     for path in folder.glob("*/*"):

@@ -1,11 +1,9 @@
 """What goes back to students: feedback pages with no hidden test, points pending apart, refreshed after hand grading.
 
-The fast tests check the two rules a page is made by: hidden-tests regions are cut (posenc_grader.feedback.hide),
-and points are counted apart by how they are given (posenc_grader.marks.Mark). The graded tests follow one
-rotation notebook through an instructor's loop, graded once per step: ``make grade`` (the notebook has a wrong
-answer, whose hidden tests fail, and reordered cells, which leave a note of the grader's); then written answers
-graded by hand, with a comment, in the gradebook as the formgrader writes them, and ``python -m
-posenc_grader.refresh``; then ``make grade`` again on the same submission. After each step the feedback page and
+The fast tests check the two rules a page is made by (posenc_grader.feedback.hide, posenc_grader.marks.Mark). The
+graded tests follow one rotation notebook (a wrong answer, and reordered cells, which leave a grader's note)
+through an instructor's loop: ``make grade``; written answers graded by hand, with a comment, as the formgrader
+writes them, and ``python -m posenc_grader.refresh``; ``make grade`` again. After each step the feedback page and
 ``grades.csv`` are read back. Last, nbgrader's own ``generate_feedback --force`` in the course, the refresh the
 guide once advised, which wrote the hidden tests into every page.
 """

@@ -1,21 +1,14 @@
 """Grading a class through the real pipeline: nbgrader autograde, the class gradebook, grades.csv, feedback.
 
-One module-wide run grades, on two cores and in the bubblewrap sandbox, for every assignment one mixed
-submission: the first wrong solution of ``tests/chNN/wrong_solutions/`` for every other answer, and for the
-answers between a correct form of ``tests/chNN/correct_solutions/<form>.py``, the least used first (every kind
-of form goes through here -- float32, torch, np.matrix, a 0-d array, a numpy scalar, complex, scipy, the
-ValueError subclass -- but plain-Python loops, and 17 of the 28 files); and for six assignments one cheat of
-``tests/cheats.py`` each, every kind once.
-tests/test_exercises.py runs every model answer, blank answer, wrong solution, correct form and cheat against
-every answer's self-check and hidden tests with the grader's own hidden-test code (the course's answers in its
-own process, through the grader's wire; the cheats in a process of their own), and nbgrader validates every
-source notebook; here each kind goes through the whole pipeline. And for
-``ch04_rotation`` the model answers, the blank student version, notebooks as Colab saves them, and a gallery
-of bad submissions, each of which must get a score, a clear status and a message without stopping the others,
-and one submission of attacks on the grader and the other students (the machine's secrets, the grader's
-environment), each of which must fail inside the sandbox, as must a fork bomb and terminal escape sequences.
-Scores are read back with nbgrader's own ``Gradebook`` API. A second run through the command line checks that
-grading again changes nothing.
+One module-wide run grades, on two cores and in the bubblewrap sandbox: for every assignment one mixed
+submission (for every other answer its first wrong solution, for the answers between a correct form of
+``tests/chNN/correct_solutions/``, the least used first, so that every kind of form goes through here); for six
+assignments one cheat of ``tests/cheats.py`` each, every kind once; and for ``ch04_rotation`` the model answers,
+the blank student version, notebooks as Colab saves them, a gallery of bad submissions (each must get a score, a
+clear status and a message without stopping the others), and one submission of attacks on the grader and the
+other students, each of which must fail inside the sandbox. Scores are read back with nbgrader's own
+``Gradebook`` API. tests/test_exercises.py runs every answer of every question with the grader's hidden-test
+code, outside nbgrader.
 """
 
 from __future__ import annotations
@@ -39,7 +32,7 @@ import nbformat
 import psutil
 import pytest
 
-from posenc_grader import Limits, grade_class, samples, sandbox
+from posenc_grader import Limits, grade_class, gradescope, samples, sandbox
 from posenc_grader.course import Course, answer_files, answer_source
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 from posenc_grader.submissions import Catalog, find_files, triage
@@ -290,13 +283,12 @@ def graded(tmp_path_factory, prepared_course):
     submissions = root / "submissions"
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
-        folder, models = submissions / "{}" / assignment / f"{notebook}.ipynb", samples.solutions(source)
+        folder = submissions / "{}" / assignment / f"{notebook}.ipynb"
         write(Path(str(folder).format("mixed")), samples.filled(release, {
             answer: code for answer, (_, code) in MIXED[(assignment, notebook)].items()}))
         if assignment in CHEATS:
-            write(Path(str(folder).format(f"cheat-{CHEATS[assignment]}")), samples.filled(release, {
-                answer: cheats.cheat(CHEATS[assignment], cheats.names(models[answer]))
-                for answer in samples.autograded_answers(source)}))
+            write(Path(str(folder).format(f"cheat-{CHEATS[assignment]}")),
+                  cheats.submission(CHEATS[assignment], source, release))
     for student, (name, content) in bad_submissions().items():
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
@@ -335,22 +327,13 @@ def graded(tmp_path_factory, prepared_course):
     return root, {(r["student"], r["assignment"], r["notebook"]): r for r in rows}, lines, after
 
 
-def grades(out: Path, student: str, assignment: str, notebook: str) -> dict[str, tuple[float, float]]:
-    """``{grade cell id: (score, max score)}`` from the class gradebook, through nbgrader's API."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
-        submission = gb.find_submission_notebook(notebook, assignment, student)
-        return {g.name: (g.score, g.max_score) for g in submission.grades}
-
-
 def autograded_cells(assignment: str, notebook: str) -> list[str]:
     return [f"{a}_tests" for a in samples.autograded_answers(read("source", assignment, notebook))]
 
 
 def test_model_answers_get_full_marks_and_the_student_version_zero_on_every_autograded_cell(graded):
     out, rows, _, _ = graded
-    perfect, blank = (grades(out / "out", student, *ROTATION) for student in ("perfect", "blank"))
+    perfect, blank = (gradescope.scores(out / "out", rows[(student, *ROTATION)]) for student in ("perfect", "blank"))
     for name in autograded_cells(*ROTATION):
         assert perfect[name][0] == perfect[name][1] > 0 and blank[name][0] == 0, name
     assert rows[("perfect", *ROTATION)]["status"] == "ok" and rows[("blank", *ROTATION)]["score"] == 0
@@ -360,7 +343,7 @@ def test_model_answers_get_full_marks_and_the_student_version_zero_on_every_auto
 def test_wrong_answers_lose_their_points_and_correct_answers_written_differently_keep_theirs(graded, assignment,
                                                                                            notebook):
     out, rows, _, _ = graded
-    scores = grades(out / "out", "mixed", assignment, notebook)
+    scores = gradescope.scores(out / "out", rows[("mixed", assignment, notebook)])
     message = rows[("mixed", assignment, notebook)]["message"]
     for answer, (what, _) in MIXED[(assignment, notebook)].items():
         score, most = scores[f"{answer}_tests"]
@@ -416,7 +399,7 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assi
     out, rows, _, _ = graded
     student, notebook = f"cheat-{CHEATS[assignment]}", COURSE.assignments()[assignment][0]
     assert rows[(student, assignment, notebook)]["score"] == 0, rows[(student, assignment, notebook)]["message"]
-    scores = grades(out / "out", student, assignment, notebook)
+    scores = gradescope.scores(out / "out", rows[(student, assignment, notebook)])
     assert all(scores[name][0] == 0 for name in autograded_cells(assignment, notebook))
     page = (out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html").read_text(
         encoding="utf-8")
@@ -681,7 +664,6 @@ def test_a_question_left_unfinished_is_refused_by_make_exercises_and_make_grade(
 
     from posenc_grader import release
 
-    assert COURSE.unfinished() == []
     shutil.copytree(COURSE.root / "source" / "ch03_ladder", tmp_path / "exercises" / "source" / "ch03_ladder")
     shutil.copy(COURSE.config_file, tmp_path / "exercises")
     new_question.add_question(tmp_path, "ch03_ladder", "half_turns", "2")
