@@ -114,13 +114,9 @@ def test_grade_ids_are_unique_across_the_course_and_name_their_chapter():
         assert not stray, f"{key}: start these grade ids with {key[:4]}_ (the grader knows notebooks by them): {stray}"
 
 
-@pytest.mark.parametrize("key", sorted(SOURCES))
-def test_source_notebook_is_stored_without_outputs_and_starts_with_the_colab_cell(key):
-    chapter_one = nbformat.read(str(ROOT / "chapters" / "01_attention_sees_a_set.ipynb"), as_version=4)
-    colab = next(c for c in chapter_one.cells if c.cell_type == "code").source
-    nb = SOURCES[key]
-    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
-    assert next(c for c in nb.cells if c.cell_type == "code").source == colab
+def test_source_notebooks_are_stored_without_outputs():
+    """(Their first code cell is the install cell: tests/test_course_links.py.)"""
+    assert [key for key, nb in SOURCES.items() if any(c.get("outputs") for c in nb.cells)] == []
 
 
 #: posenc functions that a self-check may call because they judge a property of an answer and compute none

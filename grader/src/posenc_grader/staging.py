@@ -97,8 +97,8 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes:
     if found.problem or found.path is None:
         return Placement(found, reason=found.problem)
     person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
-    placement = Placement(found, _safe(person.student if person and person.student else _platform_name(found)),
-                          person=person)
+    named = found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+    placement = Placement(found, _safe(person.student if person and person.student else named), person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
         return placement
@@ -117,10 +117,6 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes:
     if roster and person is None:
         placement.reason = "not in the roster: graded under the platform's name and id"
     return placement
-
-
-def _platform_name(found: Found) -> str:
-    return found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
 
 
 def _safe(name: str) -> str:
@@ -159,7 +155,7 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
     Only where that assignment is one notebook and no other assignment ties with it; elsewhere it is rejected.
     """
     counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
-    notebooks = catalog.assignments().get(counts[0][0], []) if counts else []
+    notebooks = catalog.assignments.get(counts[0][0], []) if counts else []
     single = len(notebooks) == 1 and (len(counts) == 1 or counts[1][1] < counts[0][1])
     for p in placements:
         if p.outcome != UNRECOGNISED:

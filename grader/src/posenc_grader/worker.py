@@ -49,14 +49,8 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
     whose scratch gradebook it could otherwise rewrite. ``answer_names`` are the functions the hidden
     tests call in the kernel (:mod:`posenc_grader.hidden`).
     """
-    from nbconvert.preprocessors import ClearMetadataPreprocessor
-    from nbgrader.preprocessors import (
-        AssignLatePenalties,
-        CheckCellMetadata,
-        IgnorePattern,
-        LimitOutput,
-        SaveAutoGrades,
-    )
+    from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import Execute
     from traitlets.config.loader import PyFileConfigLoader
 
     from .execute import GradingExecute
@@ -64,9 +58,9 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
 
     config = PyFileConfigLoader("nbgrader_config.py", path=str(course_dir)).load_config()
     config.CourseDirectory.root = str(course_dir)
-    config.Autograde.autograde_preprocessors = [GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
-                                                LimitOutput, SaveAutoGrades, AssignLatePenalties,
-                                                CheckCellMetadata, Sanitize]  # last: after grading, before any view
+    # nbgrader's own steps, GradingExecute in place of Execute; Sanitize last: after grading, before any view
+    steps = Autograde.class_traits()["autograde_preprocessors"].default()
+    config.Autograde.autograde_preprocessors = [*(GradingExecute if s is Execute else s for s in steps), Sanitize]
     config.Execute.timeout = limits.cell_timeout
     config.GradingExecute.shutdown_kernel = "immediate"  # a finished kernel is discarded: killed, not waited for
     config.GradingExecute.memory_limit = limits.memory_mb * 2**20
