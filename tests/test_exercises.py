@@ -25,7 +25,7 @@ import pytest
 import torch
 
 from posenc.book.answers import SelfCheckFailed
-from posenc_grader import hidden, samples, wire
+from posenc_grader import grade_class, hidden, release, samples, wire
 from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -195,6 +195,7 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     (tmp_path / "chapters" / "03_ladder_of_frequencies.ipynb").touch()
     source = tmp_path / "exercises" / "source" / "ch03_ladder" / "ladder.ipynb"
     source.write_bytes(COURSE.source("ch03_ladder", "ladder").read_bytes())
+    shutil.copy(COURSE.config_file, tmp_path / "exercises")
     (tmp_path / "appendix" / "exercises.md").write_text("# Exercises\n\n" + "\n".join(exercise_table.HEADER) + "\n")
     before = nbformat.read(str(source), as_version=4)
     number = max(int(m.group(1)) for c in before.cells if (m := re.match(r"## (\d+)\.", c.source)))
@@ -220,6 +221,19 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     assert answer_files(tmp_path / "tests", "correct", "ch03_whole_turns") == [form]
     assert "half_turns" not in answer_source(form, "ch03_whole_turns")
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "nothing is stored while a TODO is left"
+    where = f"ch03_ladder/ladder.ipynb, question {question.source.splitlines()[0][3:]}"
+    assert Course.find(tmp_path / "exercises").unfinished()[:7] == [  # each TODO named, with its question
+        f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
+        f"{where}: tests/ch03/correct_solutions/another_form.py",
+        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
+        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
+        f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]
+    assert release.main(["--course", str(tmp_path / "exercises")]) == 2, "nor the student versions made"
+    assert not (tmp_path / "exercises" / "release").exists()
+    shutil.copytree(COURSE.root / "release" / "ch03_ladder", tmp_path / "submissions" / "ada" / "ch03_ladder")
+    with pytest.raises(RuntimeError, match=r"(?s)refusing to grade: \d+ TODO.*: cell ch03_half_turns_tests"):
+        grade_class(tmp_path / "submissions", tmp_path / "out", course=tmp_path / "exercises")
+    assert not (tmp_path / "out").exists()
     assert new_question.main(["ch03_ladder", "half_turns", "--root", str(tmp_path)]) == 2, "nor checked"
     assert new_question.main(["ch03_ladder", "quarter_turns", "--root", str(tmp_path)]) == 2, "no such question"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2

@@ -646,33 +646,3 @@ def test_a_symbolic_link_in_the_submissions_is_refused_never_followed(tmp_path):
                       "mallory": "unreadable"}
     assert all("symbolic link" in " ".join(row.notes) for row in rows if row.status == "unreadable")
 
-
-def test_a_question_left_unfinished_is_refused_by_make_exercises_and_make_grade(tmp_path, capsys):
-    """`make new-question` writes templates that say TODO: neither the student versions nor the grades are made
-    while one is left, and the refusal names the assignment, the question and the cell or file."""
-    sys.path.insert(0, str(ROOT / "tools"))
-    import new_question
-
-    from posenc_grader import release
-
-    shutil.copytree(COURSE.root / "source" / "ch03_ladder", tmp_path / "exercises" / "source" / "ch03_ladder")
-    shutil.copy(COURSE.config_file, tmp_path / "exercises")
-    new_question.add_question(tmp_path, "ch03_ladder", "half_turns", "2")
-    course = Course.find(tmp_path / "exercises")
-    where = "ch03_ladder/ladder.ipynb, question " + next(c.source.splitlines()[0][3:] for c in nbformat.read(
-        str(course.source("ch03_ladder", "ladder")), 4).cells[::-1] if c.source.startswith("## "))
-    assert "`half_turns` (2 points)" in where
-    assert course.unfinished() == [f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
-                                   f"{where}: tests/ch03/correct_solutions/another_form.py",
-                                   f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
-                                   f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
-                                   f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]
-    assert release.main(["--course", str(course.root)]) == 2
-    assert f"{where}: cell ch03_half_turns_tests" in capsys.readouterr().err
-    assert not (course.root / "release").exists()
-    (tmp_path / "submissions" / "ada" / "ch03_ladder").mkdir(parents=True)
-    shutil.copy(COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb", tmp_path / "submissions" / "ada"
-                / "ch03_ladder")
-    with pytest.raises(RuntimeError, match="refusing to grade: 7 TODO"):
-        grade_class(tmp_path / "submissions", tmp_path / "out", course=course.root, progress=lambda line: None)
-    assert not (tmp_path / "out" / "grades.csv").exists()
