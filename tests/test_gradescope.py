@@ -144,12 +144,9 @@ def _mirror(path: str) -> list[str]:
 
 
 def container(autograder: Path, tmp: Path, command: list[str]) -> subprocess.CompletedProcess:
-    """Run ``command`` as Gradescope runs ``run_autograder``: root, in ``/autograder`` (a bind of ``autograder``).
-
-    The container sees the system and ``/etc`` read-only, this checkout and its Python (its virtual
-    environment also at ``/opt/posenc-grader``, where setup.sh installs), ``tmp`` as ``/tmp``, and its own
-    processes; its root keeps Docker's default capabilities only.
-    """
+    """Run ``command`` as Gradescope runs ``run_autograder``: root with Docker's default capabilities only, in
+    ``/autograder`` (a bind of ``autograder``), ``tmp`` as ``/tmp``, this checkout's Python also at
+    ``/opt/posenc-grader`` (where setup.sh installs)."""
     base = os.path.realpath(sys.base_prefix)
     args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr"]
@@ -185,11 +182,8 @@ def image(zip_path: Path, folder: Path) -> Path:
 
 def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: Path,
            links: dict[str, str] | None = None, command: list[str] | None = None) -> dict:
-    """Grade ``files`` (notebooks, or raw text) and ``links`` (names to targets) in a fresh container of ``built``.
-
-    Returns ``results`` (results.json), ``stdout`` (what Gradescope keeps for instructors), ``root`` (the
-    container's ``/autograder``, with the grader's work folder) and ``tmp`` (its ``/tmp``).
-    """
+    """Grade ``files`` (notebooks, or raw text) and ``links`` (names to targets) in a fresh container of ``built``:
+    its ``results`` (results.json), ``stdout`` (what Gradescope keeps for instructors), ``root`` and ``tmp``."""
     root, tmp = folder / "autograder", folder / "tmp"
     shutil.copytree(built, root, symlinks=True)
     (root / "submission").mkdir()

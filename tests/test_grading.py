@@ -74,7 +74,7 @@ def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
 def bad_submissions() -> dict[str, tuple[str, object]]:
     """``{student: (file name, notebook or raw text)}``: every way a rotation submission can go wrong."""
     clockwise = (TESTS / "ch04" / "wrong_solutions" / "ch04_rotation" / "clockwise.py").read_text()
-    model = samples.solutions(read("source", *ROTATION))["ch04_rotation"]
+    models = samples.solutions(read("source", *ROTATION))
     bad: dict[str, tuple[str, object]] = {}
 
     def variant(student, change, answers=None, name="rotation.ipynb"):
@@ -106,8 +106,8 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         "        except BaseException:\n            pass")})
     variant("memory bomb", add("blob = bytearray(8 * 1024**3)", at="ch04_rotation"))
     variant("gigantic output", add("print('x' * 5_000_000)"))
-    variant("sys.exit", lambda nb: None, {"ch04_rotation": model + "\nimport sys\nsys.exit(1)"})
-    variant("os._exit", lambda nb: None, {"ch04_rotation": model + "\nimport os\nos._exit(0)"})
+    variant("sys.exit", lambda nb: None, {"ch04_rotation": models["ch04_rotation"] + "\nimport sys\nsys.exit(1)"})
+    variant("os._exit", lambda nb: None, {"ch04_rotation": models["ch04_rotation"] + "\nimport os\nos._exit(0)"})
     variant("patched numpy and math", add(
         "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
         "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
@@ -141,11 +141,10 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", at="ch04_code_04"),
         {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"})
     if SANDBOXED:  # out of the sandbox no process limit holds: the bomb would take the machine down
-        solutions = samples.solutions(read("source", *ROTATION))
         variant("fork bomb", lambda nb: None, {  # a bomb that ignores failed forks, then the plain one
             "ch04_rotation": "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-                             + solutions["ch04_rotation"],
-            "ch04_rope_score": "import os\nwhile True:\n    os.fork()\n" + solutions["ch04_rope_score"]})
+                             + models["ch04_rotation"],
+            "ch04_rope_score": "import os\nwhile True:\n    os.fork()\n" + models["ch04_rope_score"]})
     return bad
 
 

@@ -184,16 +184,13 @@ class GradingExecute(Execute):
             if cell.cell_type == "code" and not integrity.is_canary(cell):
                 cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
             return cell, self.resources
-        visible, tests = hidden.split(cell.source) if cell.cell_type == "code" else (cell.source, "")
-        if not tests:
-            self._execute(cell, index)
-            return cell, self.resources
-        source, cell.source = cell.source, visible
+        source = cell.source
+        cell.source, tests = hidden.split(source) if cell.cell_type == "code" else (source, "")
         try:
             trouble = self._execute(cell, index)
         finally:
             cell.source = source
-        if not trouble and not any(o.output_type == "error" for o in cell.outputs):  # else it scores 0 already
+        if tests and not trouble and not any(o.output_type == "error" for o in cell.outputs):  # else it scores 0
             found = hidden.run(tests, self.answer_names, lambda name, request: self._call(cell, index, name, request))
             if found and index not in self.failed:  # first: nbgrader reads a cell's outputs in order
                 cell.outputs.insert(0, error_output(*found))
