@@ -319,21 +319,16 @@ def test_self_check_failure_shows_as_one_line_in_jupyter():
     assert isinstance(error, AssertionError)
 
 
-def test_the_self_checks_live_in_the_notebooks_and_use_the_one_rule_of_posenc():
-    """No module of the package holds a question's self-check (a new question needs no release), and the rule
-    they share imports nothing beyond numpy, so that a notebook opened alone on Colab can run it."""
-    import posenc.book
+def test_the_rule_of_the_self_checks_imports_nothing_beyond_numpy():
+    """So that a notebook opened alone on Colab can run it. (That every question's self-check runs with the
+    set-up cells, which import it, is test_question_passes_its_checks_with_each_of_its_answers.)"""
     import posenc.book.answers
 
-    assert not (Path(posenc.book.__file__).parent / "selfcheck").exists()
     imported = {node.names[0].name if isinstance(node, ast.Import) else node.module
                 for node in ast.walk(ast.parse(Path(posenc.book.answers.__file__).read_text()))
                 if isinstance(node, (ast.Import, ast.ImportFrom))}
     assert {name.split(".")[0] for name in imported} <= {"__future__", "base64", "builtins", "collections", "json",
                                                          "typing", "warnings", "zlib", "numpy"}
-    for key, nb in SOURCES.items():
-        setup = "\n".join(c.source for c in nb.cells if nbgrader_meta(c).get("locked") and c.cell_type == "code")
-        assert "from posenc.book.answers import check" in setup, f"{key}: import check in the set-up cell"
 
 
 # ---------------------------------------------------------------- with nbgrader itself

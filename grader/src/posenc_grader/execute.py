@@ -36,13 +36,10 @@ THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXP
 
 
 def limited(memory_bytes: int, file_bytes: int, processes: int | None) -> list[str]:
-    """The start of a command that runs a kernel under limits: ``prlimit`` sets them on itself, then execs it.
-
-    The limits are on address space, file size, core dumps (none) and, unless ``processes`` is None, on
-    the processes and threads of the kernel's user (``RLIMIT_NPROC``, counted per user: only the sandbox
-    gives the kernel a user of its own). Nothing of the grader runs between ``fork`` and ``exec``, as a
-    ``preexec_fn`` would in a process that has threads. Without ``prlimit`` (not Linux), no limits.
-    """
+    """The start of a command that runs a kernel under limits: ``prlimit`` sets them on itself, then execs it, so
+    that nothing of the grader runs between ``fork`` and ``exec``, as a ``preexec_fn`` would in a process that has
+    threads. ``processes`` limits the tasks of the kernel's user (``RLIMIT_NPROC`` is counted per user: only the
+    sandbox gives the kernel a user of its own). Without ``prlimit`` (not Linux), no limits."""
     tool = shutil.which("prlimit")
     if tool is None:
         return []
@@ -197,12 +194,8 @@ class GradingExecute(Execute):
         return cell, self.resources
 
     def _execute(self, cell, index: int, blame=None) -> str | None:
-        """Run ``cell`` in the kernel, containing what it does: None, or ``"crashed"`` or ``"timeout"`` when it
-        killed the kernel or ran past the time limit.
-
-        ``blame`` is the notebook's cell charged with what happens (``cell`` itself unless a probe runs
-        for the hidden tests of another cell): a failure is written into it, events are recorded under its name.
-        """
+        """Run ``cell`` in the kernel, containing what it does: None, ``"crashed"`` or ``"timeout"``. A failure is
+        written into ``blame`` (``cell`` itself unless a probe runs for the hidden tests of another cell)."""
         blame = cell if blame is None else blame
         try:
             super().preprocess_cell(cell, self.resources, index)

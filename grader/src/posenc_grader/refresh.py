@@ -31,11 +31,7 @@ def refresh(out: Path | str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh",
-                                     description="After grading written answers by hand (nbgrader's formgrader "
-                                                 "in OUT_DIR/instructor_only): write the feedback pages, grades.csv "
-                                                 "and the platforms' gradebooks and feedback zips again from the "
-                                                 "gradebook, without running any student code.")
+    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh", description=__doc__.split("\n\n")[1].replace("``", ""))
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     args = parser.parse_args(argv)
     try:
