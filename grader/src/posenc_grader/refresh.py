@@ -31,7 +31,8 @@ def refresh(out: Path | str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh", description=__doc__.split("\n\n")[1].replace("``", ""))
+    description = __doc__.split("\n\n")[1].replace("``", "")
+    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh", description=description)
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     args = parser.parse_args(argv)
     try:
