@@ -108,14 +108,15 @@ def snapshot(out: Path) -> dict:
             "pages": [p.read_text(encoding="utf-8") for p in sorted((out / HAND_BACK).rglob("*.html"))]}
 
 
-def grade_by_hand(out: Path, scores: dict[str, float], comment: str) -> None:
-    """What nbgrader's formgrader does: a manual score on each written answer, a comment on the first."""
+def grade_by_hand(out: Path, student: str, scores: dict[str, float], comment: str = "") -> None:
+    """What nbgrader's formgrader does: a manual score on each written answer of the rotation notebook, a comment
+    on the first."""
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
         for cell, score in scores.items():
-            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, STUDENT).manual_score = score
-        gb.find_comment(next(iter(scores)), NOTEBOOK, ASSIGNMENT, STUDENT).manual_comment = comment
+            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, student).manual_score = score
+        gb.find_comment(next(iter(scores)), NOTEBOOK, ASSIGNMENT, student).manual_comment = comment or None
         gb.db.commit()
 
 
@@ -135,7 +136,7 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
     grade()
     steps = {"graded": snapshot(out)}
     written = points(written=True)
-    grade_by_hand(out, {cell: most - 1 for cell, most in written.items()}, COMMENT)
+    grade_by_hand(out, STUDENT, {cell: most - 1 for cell, most in written.items()}, COMMENT)
     refreshed = subprocess.run([sys.executable, "-m", "posenc_grader.refresh", str(out)], capture_output=True,
                                text=True, timeout=300)
     assert refreshed.returncode == 0, refreshed.stderr

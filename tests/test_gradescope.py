@@ -28,10 +28,11 @@ import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
+from test_grading import printed
 
 from posenc_grader import gradescope, samples, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, Course, grade_id, nbgrader_meta, same_notebooks
-from posenc_grader.records import INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import PREPARED
 
 pytestmark = pytest.mark.grader
 
@@ -266,14 +267,6 @@ def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]
     return problems
 
 
-def printed(run: dict) -> str:
-    """What the submission's code cells printed in the container (from the grader's autograded notebook)."""
-    autograded = (run["root"] / "work" / "out" / INSTRUCTOR_ONLY / "autograded" / "submission" / ASSIGNMENT
-                  / f"{NOTEBOOK}.ipynb")
-    nb = nbformat.read(str(autograded), as_version=4)
-    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
-
-
 # ---- the zip, as it is ----------------------------------------------------------------------------------------------
 
 def test_the_zip_holds_the_hidden_tests_and_no_model_answer_yet_makes_the_same_student_version(autograder_zip,
@@ -351,14 +344,16 @@ def test_the_kernel_ran_in_the_in_container_sandbox_as_a_user_of_its_own(runs):
     for student in EXPECTED:
         assert runs[student]["results"]["extra_data"]["sandbox"] == "setpriv"
         assert "sandbox: setpriv, the in-container sandbox" in runs[student]["stdout"]
-    ids = next(line.split() for line in printed(runs["attack"]).splitlines() if line.startswith("ids "))
+    said = printed(runs["attack"]["root"] / "work" / "out", "submission")  # the container's make grade
+    ids = next(line.split() for line in said.splitlines() if line.startswith("ids "))
     assert int(ids[1]) == int(ids[2]) >= sandbox.UID_BASE and " ".join(ids[3:]) == "[]", ids
 
 
 @needs_root
 def test_an_attack_on_autograder_fails_inside_the_container(runs):
     run = runs["attack"]
-    attacks = [line for line in printed(run).splitlines() if line.startswith("ATTACK ")]
+    said = printed(run["root"] / "work" / "out", "submission")
+    attacks = [line for line in said.splitlines() if line.startswith("ATTACK ")]
     assert len(attacks) == 6 and all(": failed (" in line for line in attacks), attacks
     assert not (run["tmp"] / OUTLIVED).exists(), "a process started by a cell outlived it"
     tests = {t["extra_data"]["cell"]: t for t in run["results"]["tests"]}

@@ -19,12 +19,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_feedback import grade_by_hand
 
 from posenc_grader import Limits, grade_class, refresh, samples, sandbox
 from posenc_grader.__main__ import main
 from posenc_grader.course import Course
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import HAND_BACK, PREPARED
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
@@ -367,12 +368,7 @@ def test_the_sample_canvas_gradebook_waits_for_hand_grading_then_imports_the_sco
     assert header[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     assert possible[0] == "Points Possible"
     assert {row[1]: row[5] for row in rows} == {"101": "", "102": "0", "103": "3", "104": "0"}
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:  # what the formgrader does
-        for cell, score in {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2}.items():
-            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, "Lovelace, Ada").manual_score = score
-        gb.db.commit()
+    grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     assert refresh.main([str(out)]) == 0  # make feedback
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
         assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "11", "102": "0", "103": "3", "104": "0"}
