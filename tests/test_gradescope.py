@@ -15,7 +15,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -28,9 +27,9 @@ import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
-from test_grading import printed
+from test_grading import ENV_NAME, ENV_SECRET, printed, solved, write
 
-from posenc_grader import gradescope, samples, sandbox
+from posenc_grader import gradescope, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, Course, grade_id, nbgrader_meta, same_notebooks
 from posenc_grader.records import PREPARED
 
@@ -41,7 +40,6 @@ COURSE = Course.find(ROOT / "exercises")
 ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
 HIDDEN = f"/autograder/source/course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"  # the hidden tests, in the container
 VENV_PYTHON = "/opt/posenc-grader/bin/python"  # where setup.sh installs, and run_autograder runs
-ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
 OUTLIVED = "posenc-outlived"  # what a process left behind by a cell would write into /tmp a second later
 #: Docker's default capabilities of a container's root (moby's defaults): no CAP_SYS_ADMIN, no namespaces.
 DOCKER_CAPABILITIES = ("CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NET_RAW", "SETGID", "SETUID", "SETFCAP",
@@ -106,11 +104,6 @@ subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1); open('/tmp/
 
 def read(kind: str) -> nbformat.NotebookNode:
     return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-
-
-def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
-    """The rotation notebook with the model answers, some of them replaced by ``answers``."""
-    return samples.filled(read("release"), {**samples.solutions(read("source")), **(answers or {})})
 
 
 @pytest.fixture(scope="module")
@@ -192,10 +185,7 @@ def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: P
     tmp.mkdir()
     tmp.chmod(0o1777)
     for name, content in files.items():
-        if isinstance(content, str):
-            (root / "submission" / name).write_text(content, encoding="utf-8")
-        else:
-            nbformat.write(content, str(root / "submission" / name))
+        write(root / "submission" / name, content)
     for name, target in (links or {}).items():
         (root / "submission" / name).symlink_to(target)
     metadata = {"id": 123456, "created_at": "2026-12-01T14:22:32.365935-07:00",
@@ -240,8 +230,7 @@ def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, di
     root = tmp_path_factory.mktemp("make-grade")
     shutil.copytree(prepared_course, root / "out" / PREPARED)
     for student, (name, notebook) in submissions.items():
-        (root / "submissions" / student / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(notebook, str(root / "submissions" / student / ASSIGNMENT / name))
+        write(root / "submissions" / student / ASSIGNMENT / name, notebook)
     rows = grade_class(root / "submissions", root / "out", jobs=2, progress=lambda line: None)
     return root / "out", {row["student"]: row for row in rows}
 

@@ -245,12 +245,13 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def write(folder: Path, content) -> None:
-    folder.parent.mkdir(parents=True, exist_ok=True)
+def write(path: Path, content) -> None:
+    """Write ``content``, a notebook or raw text, to ``path``."""
+    path.parent.mkdir(parents=True, exist_ok=True)
     if isinstance(content, str):
-        folder.write_text(content, encoding="utf-8")
+        path.write_text(content, encoding="utf-8")
     else:
-        nbformat.write(content, str(folder))
+        nbformat.write(content, str(path))
 
 
 @contextlib.contextmanager

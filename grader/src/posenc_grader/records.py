@@ -57,7 +57,15 @@ STATUSES = {
 }
 #: ``score`` is empty until it is final (``progress`` then says what is open: "13/13 autograded, 2 by hand pending").
 COLUMNS = ["student", "assignment", "notebook", "score", "max_score", "progress", "status", "message"]
-EVENT_STATUS = {"crashed": "crashed", "gave_up": "crashed", "timeout": "timeout", "memory": "memory"}
+#: What an event of :class:`~posenc_grader.execute.GradingExecute` means for its row: a status, and a note.
+EVENTS = {
+    "timeout": ("timeout", "{cell} ran past the limit of {limits.cell_timeout} s and failed (an endless loop?)"),
+    "crashed": ("crashed", "{cell} killed the kernel; it was restarted and the cells after it graded"),
+    "memory": ("memory", "{cell} ran out of memory (limit {limits.memory_mb} MiB)"),
+    "gave_up": ("crashed", "after {cell} the kernel had failed too often; the cells after it were not run"),
+    "kernel_retry": ("ok", "the kernel did not start at first ({why}); it was started again"),
+    "output_cut": ("ok", "the output of {cell} was cut to {limits.max_output_chars:,} characters"),
+}
 
 
 def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
@@ -67,20 +75,10 @@ def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
         statuses.append("timeout" if result.get("killed") else "grader_error")
         notes.append(result["error"] if result.get("killed") else f"grader error: {result['error']}")
     for event in (result or {}).get("events", []):
-        kind, cell = event["kind"], event.get("cell")
-        if kind == "timeout":
-            notes.append(f"{cell} ran past the limit of {limits.cell_timeout} s and failed (an endless loop?)")
-        elif kind == "crashed":
-            notes.append(f"{cell} killed the kernel; it was restarted and the cells after it graded")
-        elif kind == "memory":
-            notes.append(f"{cell} ran out of memory (limit {limits.memory_mb} MiB)")
-        elif kind == "gave_up":
-            notes.append(f"after {cell} the kernel had failed too often; the cells after it were not run")
-        elif kind == "kernel_retry":
-            notes.append(f"the kernel did not start at first ({event.get('why', '')}); it was started again")
-        elif kind == "output_cut":
-            notes.append(f"the output of {cell} was cut to {limits.max_output_chars:,} characters")
-        statuses.append(EVENT_STATUS.get(kind, "ok"))
+        if event["kind"] in EVENTS:
+            status, note = EVENTS[event["kind"]]
+            statuses.append(status)
+            notes.append(note.format(cell=event.get("cell"), why=event.get("why", ""), limits=limits))
     if (result or {}).get("tampered"):
         statuses.append("tampered")
         notes.append("a cell that must fail did not: the kernel's error reporting was altered, so no test "
