@@ -38,17 +38,8 @@ COURSE = Course.find(ROOT / "exercises")
 TESTS = Path(__file__).resolve().parent
 
 
-def source_notebooks() -> dict[str, nbformat.NotebookNode]:
-    return {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
-            for a, notebooks in COURSE.assignments().items() for n in notebooks}
-
-
-SOURCES = source_notebooks()
-
-
-def answers() -> list[tuple[str, str]]:
-    """(notebook key, answer grade id) for every autograded answer of the course."""
-    return [(key, answer) for key, nb in SOURCES.items() for answer in samples.autograded_answers(nb)]
+SOURCES = {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
+           for a, notebooks in COURSE.assignments().items() for n in notebooks}
 
 
 def cell(nb, grade_id: str):
@@ -253,7 +244,8 @@ def test_instructor_guide_states_the_grader_defaults():
 # ---------------------------------------------------------------- each question with each of its answers
 
 
-@pytest.mark.parametrize("key,answer", answers())
+@pytest.mark.parametrize("key,answer", [(key, answer) for key, nb in SOURCES.items()
+                                        for answer in samples.autograded_answers(nb)])
 def test_question_passes_its_checks_with_each_of_its_answers(key, answer):
     """Its cells in order (the self-check ungraded, the test cell all hidden tests), the model answer and the other
     correct forms passing the self-check and the hidden tests, each listed mistake failing both and named by the

@@ -1,12 +1,9 @@
 """Submissions in as Canvas, Moodle, Blackboard and Gradescope give them; grades and feedback out as they take them.
 
-The downloads are built here from each platform's documented naming (see ``posenc_grader.platforms``), out of
-the course's own notebooks. The placement tests (names, rosters, rejections, the defences of unpacking) read
-them without grading. The graded tests grade the sample class of the instructor guide (``grader/sample/``: a
-Canvas download and its roster, with the output ``make grade`` must give) from the committed zip and from each
-other platform's download of the same class, and read the platforms' gradebooks and feedback zips back with
-the rules the platforms' own import code applies (canvas-lms ``GradebookImporter`` and
-``infer_comment_context_from_filename``, Moodle's ``assignfeedback_file_zip_importer``).
+The downloads are built here from each platform's documented naming (see ``posenc_grader.platforms``). The
+placement tests read them without grading. The graded tests grade the sample class of the instructor guide
+(``grader/sample/``) from the committed Canvas zip and from each other platform's download of the same class, and
+read the gradebooks and feedback zips back by the rules of the platforms' own import code.
 """
 
 from __future__ import annotations

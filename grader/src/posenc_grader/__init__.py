@@ -29,7 +29,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from . import gradebooks, sandbox, staging
+from . import gradebooks, parallel, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
 from .platforms import PLATFORMS, open_download
@@ -111,8 +111,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     to_grade = [row for row in rows if row.content is not None]
     jobs = jobs or len(os.sched_getaffinity(0))
     say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
-    from . import parallel
-
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / WORK))
     try:
         parallel.run([{"row": row, "prepared": str(prepared), "limits": limits, "sandboxed": sandboxed}

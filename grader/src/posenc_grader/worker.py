@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 
 from . import hidden, integrity, records
-from .course import ensure_tools_on_path
+from .course import Course, ensure_tools_on_path
 from .submissions import Row
 
 STUDENT = "student"   # the id inside the scratch course: real names may hold characters nbgrader globs on
@@ -51,12 +51,11 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
     """
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
-    from traitlets.config.loader import PyFileConfigLoader
 
     from .execute import GradingExecute
     from .sanitize import Sanitize
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course_dir)).load_config()
+    config = Course(course_dir).config()
     config.CourseDirectory.root = str(course_dir)
     # nbgrader's own steps, GradingExecute in place of Execute; Sanitize last: after grading, before any view
     steps = Autograde.class_traits()["autograde_preprocessors"].default()
