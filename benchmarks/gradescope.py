@@ -2,14 +2,11 @@
 
 Usage, as root with bubblewrap: python benchmarks/gradescope.py [--assignments ch04_rotation ...] [--jobs 2]
 
-The class: the three students of ``benchmarks/grading.py`` (perfect, blank, wrong answers), the cheats of
-``tests/cheats.py``, and for ``ch04_rotation`` the bad submissions of ``tests/test_grading.py`` (malformed files,
-endless loops, crashes, a fork bomb, tampering, ...). Each notebook is graded twice: by
-:func:`posenc_grader.grade_class` (``make grade``, in bubblewrap), all in one run, and in a container of its own
-made from its assignment's autograder zip, as Gradescope grades it (``tests/test_gradescope.py``'s harness,
-``--jobs`` containers at a time). It prints, per assignment, how many notebooks agree on every cell's score and
-maximum, the total, the status and the message; then each disagreement, and the times. The exit status is 1
-when any notebook disagrees.
+The class: the three students of ``benchmarks/grading.py``, the cheats of ``tests/cheats.py``, and for
+``ch04_rotation`` the bad submissions of ``tests/test_grading.py``. Each notebook is graded by
+:func:`posenc_grader.grade_class` and in a container of its own, as Gradescope grades it (``tests/test_gradescope.py``'s
+harness). It prints, per assignment, how many notebooks agree on every cell, the total, the status and the
+message; then each disagreement, and the times. The exit status is 1 when any notebook disagrees.
 """
 
 from __future__ import annotations

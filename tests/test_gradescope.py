@@ -1,13 +1,11 @@
 """Gradescope's autograder (:mod:`posenc_grader.gradescope`), run as Gradescope runs it, held against ``make grade``.
 
-The zip of ``ch04_rotation`` is built once and checked as it is. Then, as Gradescope does, an *image* is made from
-it (the zip in ``/autograder/source``, the course prepared by ``setup.sh``'s last step; its installation steps
-would install this very environment, and are left out), and each submission is graded in a *container* of its
-own: a fresh copy of the image bound at ``/autograder`` by a bubblewrap sandbox whose root keeps Docker's default
-capabilities only (no ``CAP_SYS_ADMIN``: bubblewrap cannot run inside, as in Gradescope's containers). The
-submissions (a perfect one under another name, the blank student version, a wrong answer, a cheat, an attack on
-``/autograder``) are graded by :func:`posenc_grader.grade_class` too, and every score must agree, cell for cell.
-``benchmarks/gradescope.py`` does the same for a whole class.
+The zip of ``ch04_rotation`` is built once and checked as it is. Then an *image* is made from it as Gradescope
+makes one (its installation steps, which would install this very environment, left out), and each submission is
+graded in a *container* of its own: a fresh copy of the image at ``/autograder`` in a bubblewrap sandbox whose
+root keeps Docker's default capabilities only, so that bubblewrap cannot run inside, as in Gradescope's
+containers. The submissions are graded by :func:`posenc_grader.grade_class` too, and every score must agree, cell
+for cell. ``benchmarks/gradescope.py`` does the same for a whole class.
 """
 
 from __future__ import annotations

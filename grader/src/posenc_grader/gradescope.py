@@ -183,11 +183,8 @@ def _collect(handed_in: Path, dest: Path) -> list[str]:
 
 
 def questions(release: Path) -> list[tuple[str, str, bool]]:
-    """``(grade id, question, written)`` for each graded cell of a student notebook, in order.
-
-    The question is the last ``## `` heading above the cell, without its points; ``written`` is True for a
-    written answer (an answer cell that is graded itself, by hand).
-    """
+    """``(grade id, question, written)`` for each graded cell of a student notebook, in order: the question is the
+    last ``## `` heading above the cell, without its points; a written answer is an answer cell graded itself."""
     found, question = [], ""
     for cell in nbformat.read(str(release), as_version=4).cells:
         if cell.cell_type == "markdown" and cell.source.startswith("## "):

@@ -51,11 +51,8 @@ class Placement:
 
 def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int,
           columns: dict[str, str] | None = None) -> list[Placement]:
-    """Place every file of ``download`` into ``out/instructor_only/.grading/staged``; write the report; return
-    the placements. ``columns`` maps assignments to the roster's names of their gradebook columns.
-
-    Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
-    """
+    """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
+    :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns."""
     placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)

@@ -43,12 +43,8 @@ class Limits:
 
 def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool,
               answer_names: list[str]):
-    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits.
-
-    The kernel works in ``private`` (inside the sandbox when ``sandboxed``): never in ``course_dir``,
-    whose scratch gradebook it could otherwise rewrite. ``answer_names`` are the functions the hidden
-    tests call in the kernel (:mod:`posenc_grader.hidden`).
-    """
+    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits. The
+    kernel works in ``private``, never in ``course_dir``, whose scratch gradebook it could otherwise rewrite."""
     from nbgrader.converters import Autograde
     from nbgrader.preprocessors import Execute
 
