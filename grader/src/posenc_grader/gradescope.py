@@ -247,10 +247,7 @@ def results(rows: list[dict], out: Path, visibility: str = "visible", notes: lis
                               "visibility": visibility, "extra_data": {"cell": cell, "by_hand": most}})
                 continue
             auto, most_auto = auto + score, most_auto + most
-            if cell in raised:
-                output = raised[cell]
-            else:
-                output = "Passed." if score == most else f"Not scored: {STATUSES[row['status']]}."
+            output = raised.get(cell) or ("Passed." if score == most else f"Not scored: {STATUSES[row['status']]}.")
             tests.append({"name": question, "score": score, "max_score": most, "output": _shown(output),
                           "visibility": visibility, "extra_data": {"cell": cell}})
         lines.append(f"{row['notebook']}.ipynb: {row['status']}: {row['message']}")

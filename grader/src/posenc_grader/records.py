@@ -12,7 +12,6 @@ always shows the scores the gradebook holds.
 from __future__ import annotations
 
 import copy
-import csv
 import json
 import os
 import shutil
@@ -20,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from .escapes import disarm
+from .escapes import write_csv
 from .marks import Mark
 from .submissions import Row
 
@@ -208,14 +207,10 @@ class ClassRecord:
 
     def write_csv(self) -> Path:
         """``grades.csv``: one row per (student, assignment, notebook) ever graded into this directory."""
-        path = self.out / "grades.csv"
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f)
-            writer.writerow(COLUMNS)
-            for key in sorted(self.statuses):
-                parts = tuple(key.split("\t"))
-                mark, entry = self.mark(parts), self.statuses[key]
-                cells = [*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
-                         entry["status"], entry["message"]]
-                writer.writerow([disarm(cell) for cell in cells])  # names and messages come from submissions
-        return path
+        rows = [COLUMNS]
+        for key in sorted(self.statuses):
+            parts = tuple(key.split("\t"))
+            mark, entry = self.mark(parts), self.statuses[key]
+            rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
+                         entry["status"], entry["message"]])
+        return write_csv(self.out / "grades.csv", rows)

@@ -12,13 +12,12 @@ roster's names of the assignments' columns, for :mod:`~posenc_grader.gradebooks`
 from __future__ import annotations
 
 import collections
-import csv
 import json
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .escapes import disarm
+from .escapes import write_csv
 from .platforms import Download, Found, NothingToPlace, is_notebook
 from .records import INSTRUCTOR_ONLY, WORK
 from .roster import Person
@@ -181,16 +180,10 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 
 
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
-    """``placements.csv``: one row per file of the download (names shown with escape sequences as text)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(REPORT_COLUMNS)
-        for p in placements:
-            found = p.found
-            writer.writerow([disarm(str(v)) for v in (
-                found.shown, platform, found.platform_id, found.name, p.student, p.assignment, p.notebook,
-                found.attempt, "late" if found.late else "", p.outcome, p.reason)])
+    """``placements.csv``: one row per file of the download."""
+    write_csv(path, [REPORT_COLUMNS, *([p.found.shown, platform, p.found.platform_id, p.found.name, p.student,
+                                        p.assignment, p.notebook, p.found.attempt, "late" if p.found.late else "",
+                                        p.outcome, p.reason] for p in placements)])
 
 
 def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:
