@@ -2,14 +2,11 @@
 
 Usage, as root with bubblewrap: python benchmarks/gradescope.py [--assignments ch04_rotation ...] [--jobs 2]
 
-The class: the three students of ``benchmarks/grading.py`` (perfect, blank, wrong answers), the cheats of
-``tests/cheats.py``, and for ``ch04_rotation`` the bad submissions of ``tests/test_grading.py`` (malformed files,
-endless loops, crashes, a fork bomb, tampering, ...). Each notebook is graded twice: by
-:func:`posenc_grader.grade_class` (``make grade``, in bubblewrap), all in one run, and in a container of its own
-made from its assignment's autograder zip, as Gradescope grades it (``tests/test_gradescope.py``'s harness,
-``--jobs`` containers at a time). It prints, per assignment, how many notebooks agree on every cell's score and
-maximum, the total, the status and the message; then each disagreement, and the times. The exit status is 1
-when any notebook disagrees.
+The class: the three students of ``benchmarks/grading.py``, the cheats of ``tests/cheats.py``, and for
+``ch04_rotation`` the bad submissions of ``tests/test_grading.py``. Each notebook is graded by
+:func:`posenc_grader.grade_class` and in a container of its own, as Gradescope grades it (``tests/test_gradescope.py``'s
+harness). It prints, per assignment, how many notebooks agree on every cell, the total, the status and the
+message; then each disagreement, and the times. The exit status is 1 when any notebook disagrees.
 """
 
 from __future__ import annotations
@@ -32,7 +29,7 @@ import grading  # noqa: E402 (benchmarks/grading.py, beside this file)
 import test_gradescope  # noqa: E402
 import test_grading  # noqa: E402
 
-from posenc_grader import grade_class, gradescope, samples  # noqa: E402
+from posenc_grader import grade_class, gradescope  # noqa: E402
 
 
 def write_class(folder: Path, assignments: list[str]) -> None:
@@ -41,10 +38,9 @@ def write_class(folder: Path, assignments: list[str]) -> None:
     for assignment, notebook in test_grading.notebooks():
         source = test_grading.read("source", assignment, notebook)
         release = test_grading.read("release", assignment, notebook)
-        models, answers = samples.solutions(source), samples.autograded_answers(source)
         for kind in sorted(cheats.RETURNS):
-            cheat = samples.filled(release, {a: cheats.cheat(kind, cheats.names(models[a])) for a in answers})
-            test_grading.write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb", cheat)
+            test_grading.write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb",
+                               cheats.submission(kind, source, release))
     for student, (name, content) in test_grading.bad_submissions().items():
         test_grading.write(folder / student / test_grading.ROTATION[0] / name, content)
     for path in folder.glob("*/*"):
@@ -90,7 +86,7 @@ def main() -> int:
             if run["results"] is None:
                 problems[key] = ["no results.json: " + run["stdout"][-500:]]
                 continue
-            host = test_gradescope.gradebook_scores(scratch / "out", *key, row["notebook"])
+            host = gradescope.scores(scratch / "out", row)
             problems[key] = test_gradescope.disagreements(run["results"], row, host)
     problems = {key: found for key, found in problems.items() if found}
     seconds = sorted(took for _, took in runs.values())

@@ -2,15 +2,11 @@
 
 Usage: python benchmarks/grading.py [--students 13] [--jobs 2] [--write benchmarks/results/grading.md]
 
-The class is made from the course itself (:mod:`posenc_grader.samples`): each generated student hands
-in every assignment, answered perfectly, left blank, or with one wrong solution per answer, in turn; so
-13 students make 13 notebooks per assignment (143 for the eleven assignments). The
-course is prepared once before timing (``nbgrader generate_assignment``, cached in the output folder), as
-it is for any second run of an instructor.
-The class is graded three times in the same run, in turn over ``--rounds`` rounds, so that the ratios are
-measured under the same load: in the bubblewrap sandbox (the default) with one job and with ``--jobs``
-jobs, and without the sandbox (``--no-sandbox``) with ``--jobs`` jobs. From the throughputs (notebooks per
-second) the table projects the time for a class of 100, 1,000 and 10,000 submissions on this machine.
+The class is made from the course itself: each student hands in every assignment, answered perfectly, left blank,
+or with one wrong solution per answer, in turn. The course is prepared once before timing, as it is for any
+second run of an instructor. The class is graded in the three modes in turn over ``--rounds`` rounds, so that
+the ratios are measured under the same load; the table projects the time for a class of 100, 1,000 and 10,000
+submissions on this machine.
 """
 
 from __future__ import annotations

@@ -9,7 +9,9 @@ whose methods do the same. The hidden tests run outside the kernel, so there is 
 
 from __future__ import annotations
 
-import ast
+from nbformat import NotebookNode
+
+from posenc_grader import hidden, samples
 
 SILENCE = '''
 import gc, inspect, sys
@@ -120,9 +122,10 @@ RETURNS = {
 }
 
 
-def names(answer_source: str) -> list[str]:
-    """The functions an answer cell defines."""
-    return [node.name for node in ast.parse(answer_source).body if isinstance(node, ast.FunctionDef)]
+def submission(kind: str, source: NotebookNode, release: NotebookNode) -> NotebookNode:
+    """The student version ``release`` with every autograded answer of ``source`` written as the cheat ``kind``."""
+    code = cheat(kind, hidden.answer_functions(source))
+    return samples.filled(release, dict.fromkeys(samples.autograded_answers(source), code))
 
 
 def cheat(kind: str, function_names: list[str]) -> str:

@@ -1,13 +1,10 @@
 """The exercise course: its structure, its self-checks, and its tests against right and wrong answers.
 
-The fast tests check every question with each of its answers (the model answer, the other correct forms, the
-listed mistakes) with ``tools/self_checks.py``'s :func:`problems`, which grades them as the grader does but in this
-process: they are the course's own answers. The cheats of ``tests/cheats.py`` are student code that attacks the
-grading: they run in a process of their own, a stand-in for the student's kernel, and the hidden tests run here with
-the grader's own :func:`posenc_grader.hidden.run`, calling into that process for wire data. The slow ones use
-nbgrader itself: the source notebooks must validate with full marks, and the committed student versions must be
-what nbgrader generates today. ``tests/test_grading.py`` grades whole notebooks, right, blank, wrong and broken,
-through the pipeline.
+Every question is checked with each of its answers (the model answer, the other correct forms, the listed
+mistakes) by ``tools/self_checks.py``'s :func:`problems`, in this process: they are the course's own answers. The
+cheats of ``tests/cheats.py`` attack the grading, so they run in a process of their own, a stand-in for the
+student's kernel, called through the grader's wire by :func:`posenc_grader.hidden.run`. The slow tests use nbgrader
+itself. ``tests/test_grading.py`` grades whole notebooks through the pipeline.
 """
 
 from __future__ import annotations
@@ -28,7 +25,7 @@ import pytest
 import torch
 
 from posenc.book.answers import SelfCheckFailed
-from posenc_grader import hidden, samples, wire
+from posenc_grader import grade_class, hidden, release, samples, wire
 from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -41,17 +38,8 @@ COURSE = Course.find(ROOT / "exercises")
 TESTS = Path(__file__).resolve().parent
 
 
-def source_notebooks() -> dict[str, nbformat.NotebookNode]:
-    return {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
-            for a, notebooks in COURSE.assignments().items() for n in notebooks}
-
-
-SOURCES = source_notebooks()
-
-
-def answers() -> list[tuple[str, str]]:
-    """(notebook key, answer grade id) for every autograded answer of the course."""
-    return [(key, answer) for key, nb in SOURCES.items() for answer in samples.autograded_answers(nb)]
+SOURCES = {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
+           for a, notebooks in COURSE.assignments().items() for n in notebooks}
 
 
 def cell(nb, grade_id: str):
@@ -101,12 +89,9 @@ def test_course_has_one_assignment_per_chapter():
         "an assignment holds one notebook: put a second one in an assignment of its own"
 
 
-def test_course_is_worth_at_least_sixty_points():
-    points = sum(nbgrader_meta(c).get("points", 0) for nb in SOURCES.values() for c in nb.cells
-                 if nbgrader_meta(c).get("grade"))
+def test_course_is_worth_at_least_sixty_autograded_points():
     autograded = sum(nbgrader_meta(c).get("points", 0) for nb in SOURCES.values() for c in nb.cells
                      if nbgrader_meta(c).get("grade") and c.cell_type == "code")
-    assert points >= 60
     assert autograded >= 60
 
 
@@ -120,13 +105,9 @@ def test_grade_ids_are_unique_across_the_course_and_name_their_chapter():
         assert not stray, f"{key}: start these grade ids with {key[:4]}_ (the grader knows notebooks by them): {stray}"
 
 
-@pytest.mark.parametrize("key", sorted(SOURCES))
-def test_source_notebook_is_stored_without_outputs_and_starts_with_the_colab_cell(key):
-    chapter_one = nbformat.read(str(ROOT / "chapters" / "01_attention_sees_a_set.ipynb"), as_version=4)
-    colab = next(c for c in chapter_one.cells if c.cell_type == "code").source
-    nb = SOURCES[key]
-    assert not any(c.get("outputs") for c in nb.cells if c.cell_type == "code")
-    assert next(c for c in nb.cells if c.cell_type == "code").source == colab
+def test_source_notebooks_are_stored_without_outputs():
+    """(Their first code cell is the install cell: tests/test_course_links.py.)"""
+    assert [key for key, nb in SOURCES.items() if any(c.get("outputs") for c in nb.cells)] == []
 
 
 #: posenc functions that a self-check may call because they judge a property of an answer and compute none
@@ -205,6 +186,7 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     (tmp_path / "chapters" / "03_ladder_of_frequencies.ipynb").touch()
     source = tmp_path / "exercises" / "source" / "ch03_ladder" / "ladder.ipynb"
     source.write_bytes(COURSE.source("ch03_ladder", "ladder").read_bytes())
+    shutil.copy(COURSE.config_file, tmp_path / "exercises")
     (tmp_path / "appendix" / "exercises.md").write_text("# Exercises\n\n" + "\n".join(exercise_table.HEADER) + "\n")
     before = nbformat.read(str(source), as_version=4)
     number = max(int(m.group(1)) for c in before.cells if (m := re.match(r"## (\d+)\.", c.source)))
@@ -230,6 +212,19 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     assert answer_files(tmp_path / "tests", "correct", "ch03_whole_turns") == [form]
     assert "half_turns" not in answer_source(form, "ch03_whole_turns")
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "nothing is stored while a TODO is left"
+    where = f"ch03_ladder/ladder.ipynb, question {question.source.splitlines()[0][3:]}"
+    assert Course.find(tmp_path / "exercises").unfinished()[:7] == [  # each TODO named, with its question
+        f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
+        f"{where}: tests/ch03/correct_solutions/another_form.py",
+        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
+        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
+        f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]
+    assert release.main(["--course", str(tmp_path / "exercises")]) == 2, "nor the student versions made"
+    assert not (tmp_path / "exercises" / "release").exists()
+    shutil.copytree(COURSE.root / "release" / "ch03_ladder", tmp_path / "submissions" / "ada" / "ch03_ladder")
+    with pytest.raises(RuntimeError, match=r"(?s)refusing to grade: \d+ TODO.*: cell ch03_half_turns_tests"):
+        grade_class(tmp_path / "submissions", tmp_path / "out", course=tmp_path / "exercises")
+    assert not (tmp_path / "out").exists()
     assert new_question.main(["ch03_ladder", "half_turns", "--root", str(tmp_path)]) == 2, "nor checked"
     assert new_question.main(["ch03_ladder", "quarter_turns", "--root", str(tmp_path)]) == 2, "no such question"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
@@ -249,7 +244,8 @@ def test_instructor_guide_states_the_grader_defaults():
 # ---------------------------------------------------------------- each question with each of its answers
 
 
-@pytest.mark.parametrize("key,answer", answers())
+@pytest.mark.parametrize("key,answer", [(key, answer) for key, nb in SOURCES.items()
+                                        for answer in samples.autograded_answers(nb)])
 def test_question_passes_its_checks_with_each_of_its_answers(key, answer):
     """Its cells in order (the self-check ungraded, the test cell all hidden tests), the model answer and the other
     correct forms passing the self-check and the hidden tests, each listed mistake failing both and named by the
@@ -315,21 +311,16 @@ def test_self_check_failure_shows_as_one_line_in_jupyter():
     assert isinstance(error, AssertionError)
 
 
-def test_the_self_checks_live_in_the_notebooks_and_use_the_one_rule_of_posenc():
-    """No module of the package holds a question's self-check (a new question needs no release), and the rule
-    they share imports nothing beyond numpy, so that a notebook opened alone on Colab can run it."""
-    import posenc.book
+def test_the_rule_of_the_self_checks_imports_nothing_beyond_numpy():
+    """So that a notebook opened alone on Colab can run it. (That every question's self-check runs with the
+    set-up cells, which import it, is test_question_passes_its_checks_with_each_of_its_answers.)"""
     import posenc.book.answers
 
-    assert not (Path(posenc.book.__file__).parent / "selfcheck").exists()
     imported = {node.names[0].name if isinstance(node, ast.Import) else node.module
                 for node in ast.walk(ast.parse(Path(posenc.book.answers.__file__).read_text()))
                 if isinstance(node, (ast.Import, ast.ImportFrom))}
     assert {name.split(".")[0] for name in imported} <= {"__future__", "base64", "builtins", "collections", "json",
                                                          "typing", "warnings", "zlib", "numpy"}
-    for key, nb in SOURCES.items():
-        setup = "\n".join(c.source for c in nb.cells if nbgrader_meta(c).get("locked") and c.cell_type == "code")
-        assert "from posenc.book.answers import check" in setup, f"{key}: import check in the set-up cell"
 
 
 # ---------------------------------------------------------------- with nbgrader itself

@@ -1,13 +1,11 @@
 """Gradescope's autograder (:mod:`posenc_grader.gradescope`), run as Gradescope runs it, held against ``make grade``.
 
-The zip of ``ch04_rotation`` is built once and checked as it is. Then, as Gradescope does, an *image* is made from
-it (the zip in ``/autograder/source``, the course prepared by ``setup.sh``'s last step; its installation steps
-would install this very environment, and are left out), and each submission is graded in a *container* of its
-own: a fresh copy of the image bound at ``/autograder`` by a bubblewrap sandbox whose root keeps Docker's default
-capabilities only (no ``CAP_SYS_ADMIN``: bubblewrap cannot run inside, as in Gradescope's containers). The
-submissions (a perfect one under another name, the blank student version, a wrong answer, a cheat, an attack on
-``/autograder``) are graded by :func:`posenc_grader.grade_class` too, and every score must agree, cell for cell.
-``benchmarks/gradescope.py`` does the same for a whole class.
+The zip of ``ch04_rotation`` is built once and checked as it is. Then an *image* is made from it as Gradescope
+makes one (its installation steps, which would install this very environment, left out), and each submission is
+graded in a *container* of its own: a fresh copy of the image at ``/autograder`` in a bubblewrap sandbox whose
+root keeps Docker's default capabilities only, so that bubblewrap cannot run inside, as in Gradescope's
+containers. The submissions are graded by :func:`posenc_grader.grade_class` too, and every score must agree, cell
+for cell. ``benchmarks/gradescope.py`` does the same for a whole class.
 """
 
 from __future__ import annotations
@@ -15,7 +13,6 @@ from __future__ import annotations
 import json
 import os
 import re
-import secrets
 import shutil
 import subprocess
 import sys
@@ -28,10 +25,11 @@ import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
+from test_grading import ENV_NAME, ENV_SECRET, printed, solved, write
 
-from posenc_grader import gradescope, samples, sandbox
+from posenc_grader import gradescope, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, Course, grade_id, nbgrader_meta, same_notebooks
-from posenc_grader.records import INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import PREPARED
 
 pytestmark = pytest.mark.grader
 
@@ -40,7 +38,6 @@ COURSE = Course.find(ROOT / "exercises")
 ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
 HIDDEN = f"/autograder/source/course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"  # the hidden tests, in the container
 VENV_PYTHON = "/opt/posenc-grader/bin/python"  # where setup.sh installs, and run_autograder runs
-ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
 OUTLIVED = "posenc-outlived"  # what a process left behind by a cell would write into /tmp a second later
 #: Docker's default capabilities of a container's root (moby's defaults): no CAP_SYS_ADMIN, no namespaces.
 DOCKER_CAPABILITIES = ("CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NET_RAW", "SETGID", "SETUID", "SETFCAP",
@@ -107,15 +104,9 @@ def read(kind: str) -> nbformat.NotebookNode:
     return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
 
 
-def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
-    """The rotation notebook with the model answers, some of them replaced by ``answers``."""
-    return samples.filled(read("release"), {**samples.solutions(read("source")), **(answers or {})})
-
-
 @pytest.fixture(scope="module")
 def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     """``{student: (file name, notebook)}``: the submissions graded both ways."""
-    models = samples.solutions(read("source"))
     # the hidden tests, as the message its test would show (the marker is split: written whole in a student's
     # cell, the grader takes it for a hidden-tests region and cuts the rest of the cell away)
     marker = HIDDEN_TESTS[0]
@@ -128,9 +119,7 @@ def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
         "blank": (f"{NOTEBOOK}.ipynb", read("release")),
         "wrong": (f"{NOTEBOOK} (1).ipynb", solved({
             "ch04_rotation": (ROOT / "tests" / "ch04" / "wrong_solutions" / ASSIGNMENT / "clockwise.py").read_text()})),
-        "cheat": (f"{NOTEBOOK}.ipynb", samples.filled(read("release"), {
-            answer: cheats.cheat("frames", cheats.names(models[answer]))
-            for answer in samples.autograded_answers(read("source"))})),
+        "cheat": (f"{NOTEBOOK}.ipynb", cheats.submission("frames", read("source"), read("release"))),
         "attack": (f"{NOTEBOOK}.ipynb", attack),
     }
 
@@ -140,12 +129,6 @@ EXPECTED = {"perfect": 6, "blank": 0, "wrong": 3, "cheat": 0, "attack": 3}  # of
 
 # ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------
 
-def _bind(option: str, source: Path | str, dest: Path | str) -> list[str]:
-    """bwrap's ``option`` binding ``source`` at ``dest``, after folders for its parents that anyone may enter."""
-    parents = [str(parent) for parent in reversed(Path(dest).parents) if parent != Path("/")]
-    return [*(arg for parent in parents for arg in ("--dir", parent)), option, str(source), str(dest)]
-
-
 def _mirror(path: str) -> list[str]:
     if os.path.islink(path):
         return ["--symlink", os.readlink(path), path]
@@ -153,21 +136,18 @@ def _mirror(path: str) -> list[str]:
 
 
 def container(autograder: Path, tmp: Path, command: list[str]) -> subprocess.CompletedProcess:
-    """Run ``command`` as Gradescope runs ``run_autograder``: root, in ``/autograder`` (a bind of ``autograder``).
-
-    The container sees the system and ``/etc`` read-only, this checkout and its Python (its virtual
-    environment also at ``/opt/posenc-grader``, where setup.sh installs), ``tmp`` as ``/tmp``, and its own
-    processes; its root keeps Docker's default capabilities only.
-    """
+    """Run ``command`` as Gradescope runs ``run_autograder``: root with Docker's default capabilities only, in
+    ``/autograder`` (a bind of ``autograder``), ``tmp`` as ``/tmp``, this checkout's Python also at
+    ``/opt/posenc-grader`` (where setup.sh installs)."""
     base = os.path.realpath(sys.base_prefix)
     args = ["bwrap", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--die-with-parent", "--new-session",
             "--ro-bind", "/usr", "/usr"]
     for top in ("/bin", "/sbin", "/lib", "/lib32", "/lib64"):
         args += _mirror(top)
     # /tmp first: a checkout or a Python under /tmp is bound into it afterwards, not hidden by it
-    args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *_bind("--ro-bind", base, base),
-             *_bind("--ro-bind", sys.prefix, sys.prefix), *_bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
-             *_bind("--ro-bind", ROOT, ROOT), "--proc", "/proc", "--dev", "/dev",
+    args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *sandbox.bind("--ro-bind", base),
+             *sandbox.bind("--ro-bind", sys.prefix), *sandbox.bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
+             *sandbox.bind("--ro-bind", str(ROOT)), "--proc", "/proc", "--dev", "/dev",
              "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
     for capability in DOCKER_CAPABILITIES:
         args += ["--cap-add", f"CAP_{capability}"]
@@ -194,11 +174,8 @@ def image(zip_path: Path, folder: Path) -> Path:
 
 def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: Path,
            links: dict[str, str] | None = None, command: list[str] | None = None) -> dict:
-    """Grade ``files`` (notebooks, or raw text) and ``links`` (names to targets) in a fresh container of ``built``.
-
-    Returns ``results`` (results.json), ``stdout`` (what Gradescope keeps for instructors), ``root`` (the
-    container's ``/autograder``, with the grader's work folder) and ``tmp`` (its ``/tmp``).
-    """
+    """Grade ``files`` (notebooks, or raw text) and ``links`` (names to targets) in a fresh container of ``built``:
+    its ``results`` (results.json), ``stdout`` (what Gradescope keeps for instructors), ``root`` and ``tmp``."""
     root, tmp = folder / "autograder", folder / "tmp"
     shutil.copytree(built, root, symlinks=True)
     (root / "submission").mkdir()
@@ -206,10 +183,7 @@ def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: P
     tmp.mkdir()
     tmp.chmod(0o1777)
     for name, content in files.items():
-        if isinstance(content, str):
-            (root / "submission" / name).write_text(content, encoding="utf-8")
-        else:
-            nbformat.write(content, str(root / "submission" / name))
+        write(root / "submission" / name, content)
     for name, target in (links or {}).items():
         (root / "submission" / name).symlink_to(target)
     metadata = {"id": 123456, "created_at": "2026-12-01T14:22:32.365935-07:00",
@@ -254,20 +228,9 @@ def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, di
     root = tmp_path_factory.mktemp("make-grade")
     shutil.copytree(prepared_course, root / "out" / PREPARED)
     for student, (name, notebook) in submissions.items():
-        (root / "submissions" / student / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(notebook, str(root / "submissions" / student / ASSIGNMENT / name))
+        write(root / "submissions" / student / ASSIGNMENT / name, notebook)
     rows = grade_class(root / "submissions", root / "out", jobs=2, progress=lambda line: None)
     return root / "out", {row["student"]: row for row in rows}
-
-
-def gradebook_scores(out: Path, student: str, assignment: str = ASSIGNMENT,
-                     notebook: str = NOTEBOOK) -> dict[str, tuple[float, float]]:
-    """``{grade cell id: (score, max score)}`` from ``make grade``'s class gradebook, through nbgrader's API."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
-        submission = gb.find_submission_notebook(notebook, assignment, student)
-        return {g.name: (g.score, g.max_score) for g in submission.grades}
 
 
 def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]) -> list[str]:
@@ -289,14 +252,6 @@ def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]
     if row["message"] not in results["output"]:
         problems.append(f"message: {results['output']!r} lacks {row['message']!r}")
     return problems
-
-
-def printed(run: dict) -> str:
-    """What the submission's code cells printed in the container (from the grader's autograded notebook)."""
-    autograded = (run["root"] / "work" / "out" / INSTRUCTOR_ONLY / "autograded" / "submission" / ASSIGNMENT
-                  / f"{NOTEBOOK}.ipynb")
-    nb = nbformat.read(str(autograded), as_version=4)
-    return "".join(o.get("text", "") for c in nb.cells if c.cell_type == "code" for o in c.outputs)
 
 
 # ---- the zip, as it is ----------------------------------------------------------------------------------------------
@@ -358,18 +313,16 @@ def test_results_follow_gradescopes_documented_schema(runs):
 def test_gradescope_and_make_grade_agree_cell_for_cell(runs, made_grade, student):
     out, rows = made_grade
     results = runs[student]["results"]
-    assert disagreements(results, rows[student], gradebook_scores(out, student)) == []
+    assert disagreements(results, rows[student], gradescope.scores(out, rows[student])) == []
     assert results["score"] == EXPECTED[student] and len(results["tests"]) == 4, results["output"]
 
 
 @needs_root
 def test_written_answers_are_left_to_hand_grading_on_gradescope(runs):
+    """Their scores (0 of 0, the points by hand in extra_data) are checked against make grade's above."""
     results = runs["perfect"]["results"]
-    written = [t for t in results["tests"] if "by_hand" in t["extra_data"]]
-    assert [(t["score"], t["max_score"], t["extra_data"]["by_hand"]) for t in written] == [(0, 0, 3), (0, 0, 3)]
-    assert all("by hand" in t["output"] for t in written)
+    assert all("by hand" in t["output"] for t in results["tests"] if "by_hand" in t["extra_data"])
     assert results["output"].startswith("6/6 autograded, 6 by hand pending\n")
-    assert sum(t["max_score"] for t in results["tests"]) == 6
     assert "'My homework.ipynb' graded as rotation.ipynb" in results["output"]
 
 
@@ -378,14 +331,16 @@ def test_the_kernel_ran_in_the_in_container_sandbox_as_a_user_of_its_own(runs):
     for student in EXPECTED:
         assert runs[student]["results"]["extra_data"]["sandbox"] == "setpriv"
         assert "sandbox: setpriv, the in-container sandbox" in runs[student]["stdout"]
-    ids = next(line.split() for line in printed(runs["attack"]).splitlines() if line.startswith("ids "))
+    said = printed(runs["attack"]["root"] / "work" / "out", "submission")  # the container's make grade
+    ids = next(line.split() for line in said.splitlines() if line.startswith("ids "))
     assert int(ids[1]) == int(ids[2]) >= sandbox.UID_BASE and " ".join(ids[3:]) == "[]", ids
 
 
 @needs_root
 def test_an_attack_on_autograder_fails_inside_the_container(runs):
     run = runs["attack"]
-    attacks = [line for line in printed(run).splitlines() if line.startswith("ATTACK ")]
+    said = printed(run["root"] / "work" / "out", "submission")
+    attacks = [line for line in said.splitlines() if line.startswith("ATTACK ")]
     assert len(attacks) == 6 and all(": failed (" in line for line in attacks), attacks
     assert not (run["tmp"] / OUTLIVED).exists(), "a process started by a cell outlived it"
     tests = {t["extra_data"]["cell"]: t for t in run["results"]["tests"]}
@@ -416,14 +371,3 @@ def test_the_in_container_sandbox_is_not_chosen_where_bubblewrap_runs():
     done = subprocess.run([sys.executable, "-c", "from posenc_grader import sandbox; print(sandbox.kind())"],
                           env=environment, capture_output=True, text=True, timeout=120)
     assert done.stdout.strip() == "bubblewrap", done.stderr
-
-
-@needs_root
-def test_a_kernel_run_by_root_opens_dev_null_and_dev_urandom(tmp_path):
-    """Where bubblewrap runs, it is the sandbox: run by root, its kernel sits below a second, unprivileged bwrap,
-    whose bind of / must keep the devices (torch opens /dev/urandom on import)."""
-    sandbox.hand_over(tmp_path)
-    code = "print(len(open('/dev/urandom', 'rb').read(8)), open('/dev/null', 'rb').read())"
-    done = subprocess.run(sandbox.command(tmp_path, [sys.executable, "-c", code]), capture_output=True, text=True,
-                          timeout=60)
-    assert done.stdout.split() == ["8", "b''"], done.stderr

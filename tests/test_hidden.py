@@ -111,8 +111,6 @@ def test_hidden_tests_in_ordinary_python_pass_on_a_right_answer():
 def test_a_failed_hidden_test_shows_its_message_and_none_of_its_code():
     failure = hidden.run(HIDDEN, ["rotation"], kernel({"rotation": lambda angle: student_rotation(-angle)}))
     assert failure == ("AssertionError", "rotation(angle) should turn by angle")
-    silent = hidden.run("assert rotation(0.0)[0, 0] == 2", ["rotation"], kernel({"rotation": student_rotation}))
-    assert silent == ("AssertionError", "a hidden test failed")
     crash = hidden.run("want = 1.0\nx = [want][3]", [], kernel({}))
     assert crash == ("IndexError", "list index out of range")
 

@@ -1,12 +1,9 @@
 """Submissions in as Canvas, Moodle, Blackboard and Gradescope give them; grades and feedback out as they take them.
 
-The downloads are built here from each platform's documented naming (see ``posenc_grader.platforms``), out of
-the course's own notebooks. The placement tests (names, rosters, rejections, the defences of unpacking) read
-them without grading. The graded tests grade the sample class of the instructor guide (``grader/sample/``: a
-Canvas download and its roster, with the output ``make grade`` must give) from the committed zip and from each
-other platform's download of the same class, and read the platforms' gradebooks and feedback zips back with
-the rules the platforms' own import code applies (canvas-lms ``GradebookImporter`` and
-``infer_comment_context_from_filename``, Moodle's ``assignfeedback_file_zip_importer``).
+The downloads are built here from each platform's documented naming (see ``posenc_grader.platforms``). The
+placement tests read them without grading. The graded tests grade the sample class of the instructor guide
+(``grader/sample/``) from the committed Canvas zip and from each other platform's download of the same class, and
+read the gradebooks and feedback zips back by the rules of the platforms' own import code.
 """
 
 from __future__ import annotations
@@ -19,12 +16,13 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_feedback import grade_by_hand
 
 from posenc_grader import Limits, grade_class, refresh, samples, sandbox
 from posenc_grader.__main__ import main
 from posenc_grader.course import Course
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import HAND_BACK, PREPARED
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
@@ -367,12 +365,7 @@ def test_the_sample_canvas_gradebook_waits_for_hand_grading_then_imports_the_sco
     assert header[:5] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section"]
     assert possible[0] == "Points Possible"
     assert {row[1]: row[5] for row in rows} == {"101": "", "102": "0", "103": "3", "104": "0"}
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:  # what the formgrader does
-        for cell, score in {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2}.items():
-            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, "Lovelace, Ada").manual_score = score
-        gb.db.commit()
+    grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     assert refresh.main([str(out)]) == 0  # make feedback
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
         assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "11", "102": "0", "103": "3", "104": "0"}

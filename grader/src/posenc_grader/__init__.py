@@ -2,26 +2,21 @@
 
 The pipeline, one module per step:
 
-1. :mod:`~posenc_grader.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``:
-   student versions and a gradebook that knows every cell), once per change of its sources;
+1. :mod:`~posenc_grader.course` prepares the course in ``exercises/`` (``nbgrader generate_assignment``), once
+   per change of its sources;
 2. :mod:`~posenc_grader.submissions` finds ``<student>/<assignment>/<notebook>.ipynb`` files, tells which
-   exercise each one is by its content, and restores deleted, moved or copied cells; a learning platform's
-   download (Canvas, Moodle, Blackboard, Gradescope; a zip or its folder) is first read by
+   exercise each one is by its content, and restores its cells; a platform's download is first read by
    :mod:`~posenc_grader.platforms` and laid out that way by :mod:`~posenc_grader.staging`;
-3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` for each notebook in a process
-   of its own (``nbgrader autograde`` with the executor of :mod:`~posenc_grader.execute`), as many at a
-   time as there are cores; the student's code runs only
-   in the kernel, inside the sandbox of :mod:`~posenc_grader.sandbox`, and the hidden tests only outside
-   it (:mod:`~posenc_grader.hidden`), on wire data (:mod:`~posenc_grader.wire`);
-4. :mod:`~posenc_grader.records` merges the scores into the class gradebook (in ``OUT_DIR/instructor_only``),
-   renders each feedback page from it (:mod:`~posenc_grader.feedback`, into ``OUT_DIR/hand_back``) and writes
-   ``grades.csv``; :mod:`~posenc_grader.refresh` does the last two again after grading by hand;
-   :mod:`~posenc_grader.integrity` supplies the canary and the static scan behind the
-   ``tampered`` and ``flagged`` statuses; after a platform's download, :mod:`~posenc_grader.gradebooks`
-   writes that platform's gradebook CSV and feedback zips.
+3. :mod:`~posenc_grader.parallel` runs :mod:`~posenc_grader.worker` (``nbgrader autograde`` with the executor of
+   :mod:`~posenc_grader.execute`) for each notebook in a process of its own; the student's code runs only in the
+   kernel, inside :mod:`~posenc_grader.sandbox`, and the hidden tests only outside it
+   (:mod:`~posenc_grader.hidden`), on wire data (:mod:`~posenc_grader.wire`);
+4. :mod:`~posenc_grader.records` merges the scores into the class gradebook, renders the feedback pages
+   (:mod:`~posenc_grader.feedback`) and writes ``grades.csv``; :mod:`~posenc_grader.gradebooks` writes a
+   platform's gradebook and feedback zips; :mod:`~posenc_grader.refresh` does both again after grading by hand.
 
-nbgrader is imported only when grading runs. This package is the instructor's: students install ``posenc``,
-which holds the rule every self-check applies (``posenc.book.answers``) and none of this.
+nbgrader is imported only when grading runs. Students install ``posenc``, which holds the rule every self-check
+applies (``posenc.book.answers``) and none of this.
 """
 
 from __future__ import annotations
@@ -34,7 +29,7 @@ import warnings
 from collections.abc import Callable
 from pathlib import Path
 
-from . import gradebooks, sandbox, staging
+from . import gradebooks, parallel, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
 from .platforms import PLATFORMS, open_download
@@ -50,23 +45,17 @@ def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str 
                 limits: Limits | None = None, jobs: int | None = None,
                 progress: Callable[[str], None] | None = None, sandboxed: bool = True, platform: str = "auto",
                 roster: Path | str | None = None) -> list[dict]:
-    """Grade every notebook under ``submissions`` into the nbgrader course directory ``out``.
+    """Grade every notebook under ``submissions`` into ``out``; return, for each row of ``out/grades.csv`` graded
+    in this run, its ``student``, ``assignment``, ``notebook``, ``score`` (the points given so far),
+    ``max_score``, ``status``, ``message``, and ``seconds``, the time its grading took.
 
-    ``submissions`` is a folder ``<student>/<assignment>/<notebook>.ipynb``, or a learning platform's download
-    of all submissions (a zip, or the folder it unpacks to): ``platform`` says which (one of
-    :data:`posenc_grader.platforms.PLATFORMS`, or ``"folders"`` for the first), or ``"auto"`` to tell from the
-    names; ``roster`` is an optional CSV mapping the platform's ids to the gradebook's names
-    (:mod:`posenc_grader.roster`); a student of it who handed nothing in gets rows marked missing. A download
-    in which nothing can be placed raises :class:`posenc_grader.platforms.NothingToPlace`, a ``RuntimeError``,
-    as does a folder with nothing to grade and a course in which a question still holds a TODO of ``make
-    new-question``.
-
-    Every kernel runs in the sandbox of :mod:`posenc_grader.sandbox`; where none can be made, this raises
-    ``RuntimeError`` saying why, unless ``sandboxed`` is False.
-
-    Returns one dict per row of ``out/grades.csv`` graded in this run: ``student``, ``assignment``,
-    ``notebook``, ``score`` (the points given so far), ``max_score``, ``status``, ``message``, and
-    ``seconds``, the time its grading took.
+    ``submissions`` is a folder ``<student>/<assignment>/<notebook>.ipynb``, or a platform's download (a zip, or
+    the folder it unpacks to); ``platform`` says which (:data:`posenc_grader.platforms.PLATFORMS`, ``"folders"``,
+    or ``"auto"``: told from the names); ``roster`` maps the platform's ids to the gradebook's names
+    (:mod:`posenc_grader.roster`), and its students who handed nothing in get rows marked missing. Raises
+    ``RuntimeError`` (:class:`~posenc_grader.platforms.NothingToPlace` among them) when nothing can be graded,
+    when a question still holds a TODO of ``make new-question``, and where no sandbox can be made, unless
+    ``sandboxed`` is False.
     """
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy and nbformat warnings say nothing to act on
         warnings.simplefilter("ignore")
@@ -122,8 +111,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     to_grade = [row for row in rows if row.content is not None]
     jobs = jobs or len(os.sched_getaffinity(0))
     say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
-    from . import parallel
-
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / WORK))
     try:
         parallel.run([{"row": row, "prepared": str(prepared), "limits": limits, "sandboxed": sandboxed}

@@ -17,12 +17,10 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         prog="python -m posenc_grader",
         description="Autograde a class's exercise notebooks with nbgrader: SUBMISSIONS is a folder "
-                    "<student>/<assignment>/<notebook>.ipynb, or the zip (or unpacked folder) of a learning "
-                    "platform's download of all submissions; OUT_DIR receives grades.csv, hand_back/ (what students "
-                    "may receive: a feedback page per student and notebook, with no hidden test), instructor_only/ "
-                    "(what never leaves: the gradebook, an nbgrader course directory with the solutions and "
-                    "hidden tests), and after a platform's download placements.csv and that platform's gradebook "
-                    "and feedback zips. After grading by hand, python -m posenc_grader.refresh OUT_DIR.")
+                    "<student>/<assignment>/<notebook>.ipynb, or a learning platform's download of all submissions "
+                    "(the zip or its folder); OUT_DIR receives grades.csv, hand_back/ (what students may receive) "
+                    "and instructor_only/ (what never leaves), as the instructor guide tells. After grading by hand, "
+                    "python -m posenc_grader.refresh OUT_DIR.")
     parser.add_argument("submissions", type=Path, metavar="SUBMISSIONS")
     parser.add_argument("--out", type=Path, required=True, metavar="OUT_DIR")
     parser.add_argument("--course", type=Path, help="the nbgrader course (default: this repository's exercises/)")

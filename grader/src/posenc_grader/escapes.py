@@ -9,7 +9,9 @@ Python escape (``\\x1b``), which a terminal prints instead of acting on.
 
 from __future__ import annotations
 
+import csv
 import re
+from pathlib import Path
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1: every character of Unicode's category Cc
 
@@ -17,3 +19,12 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1: every characte
 def disarm(text: str, keep: str = "") -> str:
     """``text`` with every control character not in ``keep`` (say ``"\\n\\t"``) written as its escape."""
     return _CONTROL.sub(lambda m: m[0] if m[0] in keep else m[0].encode("unicode_escape").decode("ascii"), text)
+
+
+def write_csv(path: Path, rows: list[list], quote_all: bool = False) -> Path:
+    """Write ``rows`` to the CSV file ``path`` (names and messages come from submissions: each field disarmed)."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    with open(path, "w", newline="", encoding="utf-8") as f:
+        quoting = csv.QUOTE_ALL if quote_all else csv.QUOTE_MINIMAL
+        csv.writer(f, quoting=quoting).writerows([[disarm(str(field)) for field in row] for row in rows])
+    return path

@@ -1,29 +1,17 @@
 """The kernel side of grading: nbgrader's ``Execute``, made to survive what a submission does to its kernel.
 
-nbgrader runs a submission top to bottom in one kernel and scores each test cell by whether it raised.
-That is the right rule, but a single bad cell can take the whole notebook down with it: a kernel killed
-by ``os._exit`` or a crash loses every later grade, a loop that ignores interrupts makes every later cell
-time out in turn, and a cell that prints a gigabyte lands in the feedback. :class:`GradingExecute`
-keeps nbgrader's rule and contains those cells:
-
-- the kernel starts in the sandbox of :mod:`posenc_grader.sandbox` (unless ``sandbox_dir`` is empty), in
-  its private folder, with an environment of its own and under resource limits set by ``prlimit``
-  (address space, file size, no core dumps, and in the sandbox the number of processes), so a memory
-  bomb raises ``MemoryError`` in its own cell and a fork bomb stops at the process limit;
-- every process a cell leaves running is killed when the cell ends (:mod:`posenc_grader.processes`);
-- a kernel that does not start (``Kernel didn't respond in 60 seconds``) is started again, up to
-  ``start_attempts`` times, before any cell runs;
-- a cell that kills the kernel, or keeps it busy after the timeout interrupt, is marked failed; the
-  kernel is restarted and the earlier cells are run again silently, so the rest of the notebook is
-  graded as if that one cell had raised (after three restarts the remaining cells are marked not run);
-- each cell's outputs are cut to a fixed number of characters;
-- the integrity canary appended by :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept;
-- a test cell's hidden tests do not run in the kernel: its visible part (a comment; the self-check is a cell
-  of its own) does, and then its hidden part runs in this process with :func:`posenc_grader.hidden.run`, each
-  call of an answer function a probe cell in the kernel that hands back wire data; a failure is written into the test
-  cell as an error output, first, so that nbgrader scores the cell zero.
-
-What happened is written as JSON to ``report_path`` for the worker to read.
+nbgrader runs a submission top to bottom in one kernel and scores each test cell by whether it raised. That is
+the right rule, but one bad cell can take the notebook down with it: a kernel killed by ``os._exit`` loses every
+later grade, a loop that ignores interrupts makes every later cell time out in turn, a cell that prints a
+gigabyte lands in the feedback. :class:`GradingExecute` keeps nbgrader's rule and contains such cells: the
+kernel starts under ``prlimit``'s limits in the sandbox of :mod:`posenc_grader.sandbox`; processes a cell leaves
+running are killed (:mod:`posenc_grader.processes`); a kernel that does not start is started again; a cell that
+kills or hangs the kernel fails alone, and the kernel is restarted with the earlier cells replayed; outputs are
+cut; the canary of :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept. A test
+cell's hidden part never runs in the kernel: it runs here (:func:`posenc_grader.hidden.run`), each call of an
+answer function a probe cell in the kernel that hands back wire data, and a failure is written into the test
+cell as its first output, so that nbgrader scores the cell zero. What happened is written as JSON to
+``report_path`` for the worker.
 """
 
 from __future__ import annotations
@@ -48,13 +36,10 @@ THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXP
 
 
 def limited(memory_bytes: int, file_bytes: int, processes: int | None) -> list[str]:
-    """The start of a command that runs a kernel under limits: ``prlimit`` sets them on itself, then execs it.
-
-    The limits are on address space, file size, core dumps (none) and, unless ``processes`` is None, on
-    the processes and threads of the kernel's user (``RLIMIT_NPROC``, counted per user: only the sandbox
-    gives the kernel a user of its own). Nothing of the grader runs between ``fork`` and ``exec``, as a
-    ``preexec_fn`` would in a process that has threads. Without ``prlimit`` (not Linux), no limits.
-    """
+    """The start of a command that runs a kernel under limits: ``prlimit`` sets them on itself, then execs it, so
+    that nothing of the grader runs between ``fork`` and ``exec``, as a ``preexec_fn`` would in a process that has
+    threads. ``processes`` limits the tasks of the kernel's user (``RLIMIT_NPROC`` is counted per user: only the
+    sandbox gives the kernel a user of its own). Without ``prlimit`` (not Linux), no limits."""
     tool = shutil.which("prlimit")
     if tool is None:
         return []
@@ -196,28 +181,21 @@ class GradingExecute(Execute):
             if cell.cell_type == "code" and not integrity.is_canary(cell):
                 cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
             return cell, self.resources
-        visible, tests = hidden.split(cell.source) if cell.cell_type == "code" else (cell.source, "")
-        if not tests:
-            self._execute(cell, index)
-            return cell, self.resources
-        source, cell.source = cell.source, visible
+        source = cell.source
+        cell.source, tests = hidden.split(source) if cell.cell_type == "code" else (source, "")
         try:
             trouble = self._execute(cell, index)
         finally:
             cell.source = source
-        if not trouble and not any(o.output_type == "error" for o in cell.outputs):  # else it scores 0 already
+        if tests and not trouble and not any(o.output_type == "error" for o in cell.outputs):  # else it scores 0
             found = hidden.run(tests, self.answer_names, lambda name, request: self._call(cell, index, name, request))
             if found and index not in self.failed:  # first: nbgrader reads a cell's outputs in order
                 cell.outputs.insert(0, error_output(*found))
         return cell, self.resources
 
     def _execute(self, cell, index: int, blame=None) -> str | None:
-        """Run ``cell`` in the kernel, containing what it does: None, or ``"crashed"`` or ``"timeout"`` when it
-        killed the kernel or ran past the time limit.
-
-        ``blame`` is the notebook's cell charged with what happens (``cell`` itself unless a probe runs
-        for the hidden tests of another cell): a failure is written into it, events are recorded under its name.
-        """
+        """Run ``cell`` in the kernel, containing what it does: None, ``"crashed"`` or ``"timeout"``. A failure is
+        written into ``blame`` (``cell`` itself unless a probe runs for the hidden tests of another cell)."""
         blame = cell if blame is None else blame
         try:
             super().preprocess_cell(cell, self.resources, index)

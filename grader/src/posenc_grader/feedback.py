@@ -1,21 +1,13 @@
-"""Feedback pages, what students receive: rendered from the class gradebook, with no hidden test in them.
+"""Feedback pages, what students receive: nbgrader's feedback page, with no hidden test in it.
 
-A page is nbgrader's feedback page (its ``feedback`` template and ``GetGrades``), rendered by :func:`render`
-from a row's autograded notebook and the class gradebook as they are at that moment, so that grading again
-and refreshing after grading by hand give the same page, manual scores and comments included:
-
-- every hidden-tests region (between the markers of :data:`~posenc_grader.course.HIDDEN_TESTS`) is replaced
-  by one comment before anything is rendered (:class:`HideHiddenTests`): the autograded notebook keeps the
-  tests, for the formgrader, and a page never has them;
-- the heading gives the points apart (:class:`~posenc_grader.marks.Mark`: "13/13 autograded, 2 by hand
-  pending", or "15/15" once final), and a written answer not graded yet says "pending", not 0
-  (:class:`ClassGrades`, and the template ``templates/posenc_feedback``, nbgrader's with those two changes);
-- the grader's notes, which the worker put at the top of the autograded notebook, are kept;
-- whatever the student wrote is made inert (:class:`~posenc_grader.sanitize.Sanitize`), also in a notebook
-  autograded before the grader did that;
-- escape sequences, which nbconvert passes through, are written out as text.
-
-A row that was not graded (no file, not a notebook, too large) gets a page that says why (:func:`plain_page`).
+:func:`render` makes a row's page from its autograded notebook and the class gradebook as they are at that
+moment, so that grading again and refreshing after grading by hand give the same page. The autograded notebook
+keeps the hidden tests, for the formgrader; the page never has them (:class:`HideHiddenTests`, before anything is
+rendered). Its heading gives the points apart (:class:`~posenc_grader.marks.Mark`), and a written answer not
+graded yet says "pending", not 0 (:class:`ClassGrades`, and ``templates/posenc_feedback``, nbgrader's template
+with those two changes). What the student wrote is made inert (:class:`~posenc_grader.sanitize.Sanitize`, also
+in a notebook autograded before the grader did that), and escape sequences, which nbconvert passes through, are
+written out as text. A row that was not graded gets a page that says why (:func:`plain_page`).
 """
 
 from __future__ import annotations

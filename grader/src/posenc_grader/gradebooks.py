@@ -1,10 +1,9 @@
 """Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
 
-After a platform's download is graded into ``OUT``, ``OUT/<platform>/gradebook.csv`` holds one row per student
-placed or on the roster and one column per assignment, named as the roster names the platform's own column
-(Canvas's ``ch03_ladder (4242)``, Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151``), else as the
-assignment; ``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages as the platform takes
-them back. The forms, from each platform's import code:
+``OUT/<platform>/gradebook.csv`` holds a row per student placed or on the roster and a column per assignment,
+named as the roster names the platform's own column, else as the assignment;
+``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages. The forms, from each platform's
+import code:
 
 - Canvas (canvas-lms ``GradebookImporter``): ``Student``, ``ID`` (the user id, by which a student is found),
   ``SIS User ID``, ``SIS Login ID``, ``Section``, the assignments, and a ``Points Possible`` row; the zip is for
@@ -23,12 +22,11 @@ Gradescope takes no gradebook file: its scores come from its own autograder.
 from __future__ import annotations
 
 import collections
-import csv
 import json
 import zipfile
 from pathlib import Path
 
-from .escapes import disarm
+from .escapes import write_csv
 from .marks import Mark
 from .records import HAND_BACK, ClassRecord
 from .staging import IDENTITIES
@@ -53,10 +51,8 @@ def write(out: Path) -> list[str]:
         students = {s: who for s, who in kept["students"].items() if who["platform"] == platform}
         assignments = sorted({a for s, a in points if s in students})
         rows, notes = WRITERS[platform](students, assignments, points)
-        (out / platform).mkdir(exist_ok=True)
-        with open(out / platform / "gradebook.csv", "w", newline="", encoding="utf-8") as f:
-            csv.writer(f, quoting=csv.QUOTE_ALL if platform == "blackboard" else csv.QUOTE_MINIMAL).writerows(rows)
-        lines += [f"wrote {out / platform / 'gradebook.csv'}", *notes]
+        lines += [f"wrote {write_csv(out / platform / 'gradebook.csv', rows, quote_all=platform == 'blackboard')}",
+                  *notes]
         lines += [f"wrote {path}" for path in _feedback_zips(record, out / HAND_BACK / platform, students,
                                                               kept["notebooks"])]
     return lines
@@ -67,7 +63,7 @@ def _cells(student: str, assignments: list[str], points: dict) -> list[str]:
 
 
 def _shown_name(student: str, who: dict) -> str:
-    return disarm(who.get("student") or who.get("name") or student)
+    return who.get("student") or who.get("name") or student
 
 
 def _canvas(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:

@@ -1,23 +1,19 @@
 """Gradescope's autograder for the exercises: ``python -m posenc_grader.gradescope ASSIGNMENT... --out DIR``.
 
-Gradescope builds a Docker image once from an autograder zip (``setup.sh`` at its root runs as root on an Ubuntu
-base image, the zip unpacked in ``/autograder/source``); for each submission it starts a fresh container with the
-student's files in ``/autograder/submission``, runs ``/autograder/run_autograder`` as root, and reads
-``/autograder/results/results.json``. :func:`build` writes one ``autograder_<assignment>.zip`` per assignment:
-the two scripts (``autograder/``: they install the grader's lock and this release's wheels into
-``/opt/posenc-grader``, then call ``--setup`` and ``--run``), ``requirements.txt`` (:func:`lock`), ``wheels/``,
-and ``course/`` with the course's ``nbgrader_config.py`` and this one assignment's source notebooks, hidden tests
-kept and model answers cut (:func:`without_model_answers`); ``config.json`` names the assignment and when
-students see the results.
+Gradescope builds a Docker image once from an autograder zip (``setup.sh`` at its root runs as root, the zip
+unpacked in ``/autograder/source``); for each submission it starts a fresh container with the student's files in
+``/autograder/submission``, runs ``/autograder/run_autograder`` as root, and reads
+``/autograder/results/results.json``. :func:`build` writes one zip per assignment: the two scripts of
+``autograder/``, the grader's lock, this release's wheels, and this one assignment's source notebooks with their
+hidden tests but no model answer (:func:`without_model_answers`).
 
 :func:`run` grades whatever notebooks the student handed in, under any names, with
-:func:`posenc_grader.grade_class`: the same hidden tests, limits, repairs and statuses as ``make grade``. It first
-closes ``/autograder`` to every user but root, since the kernel of the in-container sandbox
-(:mod:`posenc_grader.sandbox`) shares the container's file system. ``results.json`` holds a test per graded cell,
-named by its question, with ``Passed.`` or the error's type and message (never a traceback, which would quote a
-hidden test), and at the top the summary and status that ``grades.csv`` would hold. A written answer is a test
-worth 0 of 0 that says its points: Gradescope grades it by hand in the outline, and its points in the
-autograder's maximum would be counted twice. The grader's own output goes to stdout, which only instructors see.
+:func:`posenc_grader.grade_class`, as ``make grade`` does, after closing ``/autograder`` to every user but root:
+the kernel of the in-container sandbox (:mod:`posenc_grader.sandbox`) shares the container's file system.
+``results.json`` holds a test per graded cell with the error's type and message (never a traceback, which would
+quote a hidden test). A written answer is a test worth 0 of 0 that says its points: Gradescope grades it by hand
+in the outline, and its points in the autograder's maximum would be counted twice. The grader's own output goes
+to stdout, which only instructors see.
 
 Sources, from Gradescope's autograder documentation (gradescope-autograders.readthedocs.io, kept in the
 repository gradescope/autograder_samples, ``docs/``):
@@ -187,11 +183,8 @@ def _collect(handed_in: Path, dest: Path) -> list[str]:
 
 
 def questions(release: Path) -> list[tuple[str, str, bool]]:
-    """``(grade id, question, written)`` for each graded cell of a student notebook, in order.
-
-    The question is the last ``## `` heading above the cell, without its points; ``written`` is True for a
-    written answer (an answer cell that is graded itself, by hand).
-    """
+    """``(grade id, question, written)`` for each graded cell of a student notebook, in order: the question is the
+    last ``## `` heading above the cell, without its points; a written answer is an answer cell graded itself."""
     found, question = [], ""
     for cell in nbformat.read(str(release), as_version=4).cells:
         if cell.cell_type == "markdown" and cell.source.startswith("## "):
@@ -254,10 +247,7 @@ def results(rows: list[dict], out: Path, visibility: str = "visible", notes: lis
                               "visibility": visibility, "extra_data": {"cell": cell, "by_hand": most}})
                 continue
             auto, most_auto = auto + score, most_auto + most
-            if cell in raised:
-                output = raised[cell]
-            else:
-                output = "Passed." if score == most else f"Not scored: {STATUSES[row['status']]}."
+            output = raised.get(cell) or ("Passed." if score == most else f"Not scored: {STATUSES[row['status']]}.")
             tests.append({"name": question, "score": score, "max_score": most, "output": _shown(output),
                           "visibility": visibility, "extra_data": {"cell": cell}})
         lines.append(f"{row['notebook']}.ipynb: {row['status']}: {row['message']}")

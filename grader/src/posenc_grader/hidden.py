@@ -1,24 +1,17 @@
 """Hidden tests in ordinary Python, run beside the student's kernel and never inside it.
 
-A test cell has a visible part, the self-check that students run, and between the markers of
-:data:`~posenc_grader.course.HIDDEN_TESTS` the hidden tests, which nbgrader removes from the student
-version and puts back for grading. Hidden tests are ordinary Python (``np.allclose``, ``len``, ``abs``,
-helper functions, imports). When grading, :class:`~posenc_grader.execute.GradingExecute` runs the
-visible part in the student's kernel and the hidden part here, with :func:`run`: in the grading process,
-where no student code ever runs, in a fresh namespace that holds numpy as ``np`` and, under the name of
-each answer function of the notebook, a stand-in. Calling a stand-in calls the student's function in the
-kernel on the test's arguments and gives back wire data (:mod:`posenc_grader.wire`): numbers, text,
-numpy arrays rebuilt from bytes, and tuples and lists of them; an exception the function raised is raised
-again here by its type name, with its message. The expected values never exist in the kernel, and nothing
-that comes back from it can run code here, so a student's code can neither read the expected values nor
-change how they are compared, whatever it does to numpy, to builtins or to the kernel itself.
+:class:`~posenc_grader.execute.GradingExecute` runs a test cell's visible part (the self-check) in the kernel and
+its hidden part here, with :func:`run`: in the grading process, where no student code ever runs, in a fresh
+namespace that holds numpy as ``np`` and, under the name of each answer function of the notebook, a stand-in
+(:class:`Answer`). Calling a stand-in calls the student's function in the kernel and gives back wire data
+(:mod:`posenc_grader.wire`), or raises again, by its type name, what the function raised. The expected values
+never exist in the kernel, and nothing that comes back from it can run code here, so a student's code can
+neither read them nor change how they are compared, whatever it does to numpy, to builtins or to the kernel.
 
-The outcome goes back into the test cell: nothing when the hidden tests pass, else one error output
-holding the exception's type and message, without a traceback (a traceback would show the test's code).
-nbgrader then scores the cell as it scores any other. A failed assertion shows only the message its author
-wrote (:func:`failure`): an ``assert`` statement's own, or the ``err_msg``/``msg`` argument of the assertion
-function the tests called (``np.testing.assert_*``, ``torch.testing.assert_close``, ``unittest``), never the
-library's text, which prints both values compared; :func:`unsaid` finds every assertion without one.
+A failure goes back into the test cell as one error output, type and message without a traceback (which would
+show the test's code); nbgrader scores the cell as any other. A failed assertion shows only the message its
+author wrote (:func:`failure`), never the library's text, which prints both values compared; :func:`unsaid`
+finds every assertion without one.
 """
 
 from __future__ import annotations

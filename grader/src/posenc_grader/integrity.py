@@ -1,15 +1,11 @@
 """Signs that a submission tampered with its own grading, looked for from outside the kernel.
 
-Hidden tests run outside the kernel (:mod:`posenc_grader.hidden`), so patching numpy, ``math``, Python's
-builtins or the self-checks inside it cannot make a wrong answer pass. What a submission can still alter
-is how the kernel runs the visible cells: an IPython input transformer that rewrites or empties every
-later cell, or a hook that swallows exceptions, would make every self-check pass. Both are caught by a
-**canary**, a cell appended to every submission that must fail: if it does not fail, nothing the kernel
-reported can be trusted, and the submission is marked ``tampered``.
-
-A **static scan** of the student's code flags the usual ways of tampering (assigning to attributes of
-imported modules, rebinding the names of the self-checks, ``setattr``, ``exec``, ``get_ipython()``,
-``builtins``, ...) so that an instructor can look; it does not change the score.
+Patching numpy, builtins or the self-checks inside the kernel cannot make a wrong answer pass: the hidden tests
+run outside it (:mod:`posenc_grader.hidden`). What a submission can still alter is how the kernel runs the
+visible cells (an input transformer that empties every later cell, a hook that swallows exceptions). A
+**canary**, a cell appended to every submission that must fail, catches both: if it does not fail, the
+submission is ``tampered``. A **static scan** (:func:`scan`) flags the usual ways of tampering so that an
+instructor can look; it does not change the score.
 """
 
 from __future__ import annotations
@@ -44,16 +40,10 @@ def is_canary(cell: NotebookNode) -> bool:
 
 def without_canary(cells: list) -> tuple[list, bool]:
     """Remove the canary cells; True if each one failed with its own token, as an untouched kernel does."""
-    kept, ok, seen = [], True, False
-    for cell in cells:
-        if not is_canary(cell):
-            kept.append(cell)
-            continue
-        seen = True
-        token = cell.metadata[CANARY]
-        ok &= any(o.output_type == "error" and o.get("ename") == "AssertionError" and token in o.get("evalue", "")
-                  for o in cell.get("outputs", []))
-    return kept, ok and seen
+    failed = [any(o.output_type == "error" and o.get("ename") == "AssertionError"
+                  and cell.metadata[CANARY] in o.get("evalue", "") for o in cell.get("outputs", []))
+              for cell in cells if is_canary(cell)]
+    return [cell for cell in cells if not is_canary(cell)], bool(failed) and all(failed)
 
 
 def cell_name(cell: NotebookNode, index: int) -> str:

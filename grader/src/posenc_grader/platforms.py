@@ -1,12 +1,8 @@
 """What a learning platform's "download all submissions" says about each file: whose, which attempt, late or not.
 
-Each platform names the files of its download in a way of its own. :func:`open_download` unpacks the zip (or
-takes the unpacked folder), tells the platform from the names (:func:`detect`, or ``--platform``), and reads
-every file into a :class:`Found`: the platform's id and name of the student who handed it in, its attempt
-(what sorts last is the latest), the late flag, and the prefix under which the platform takes feedback files
-back. A name that does not say whose a file is gives a :class:`Found` with a ``problem``: never a guess.
-
-What this relies on, platform by platform:
+:func:`open_download` unpacks the zip (or takes the folder), tells the platform from the names (:func:`detect`,
+or ``--platform``), and reads every file into a :class:`Found`. A name that does not say whose a file is gives a
+:class:`Found` with a ``problem``: never a guess. What this relies on, platform by platform:
 
 - **Canvas** (canvas-lms ``lib/content_zipper.rb``: ``get_filename``, ``add_upload_submission``,
   ``sanitize_user_name``): ``<sortable name>[_LATE]_<user id>_<attachment id>_<file name>``, the sortable

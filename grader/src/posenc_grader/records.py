@@ -1,26 +1,17 @@
-"""What grading leaves behind in ``OUT_DIR``: what may go back to students, apart from what never leaves.
+"""What grading leaves behind in ``OUT_DIR`` (the instructor guide lists it): :data:`HAND_BACK`, what students may
+receive; :data:`INSTRUCTOR_ONLY`, what never leaves (an nbgrader course directory with the class gradebook); and
+``grades.csv`` (:data:`COLUMNS`).
 
-``OUT_DIR`` holds two folders and the grade sheets:
-
-- ``hand_back/`` (:data:`HAND_BACK`), what students may receive: ``feedback/<student>/<assignment>/<notebook>.html``,
-  one page per row (:mod:`~posenc_grader.feedback`: no hidden test in it), and after a platform's download
-  the feedback zips that platform takes back (:mod:`~posenc_grader.gradebooks`);
-- ``instructor_only/`` (:data:`INSTRUCTOR_ONLY`), what never leaves: an nbgrader course directory
-  (``nbgrader_config.py``, ``source/`` with the solutions and the hidden tests, ``gradebook.db``, every
-  student's ``submitted/`` and ``autograded/`` notebook), ``grading_status.json``, and the grader's cache;
-- ``grades.csv`` (:data:`COLUMNS`), one row per student, assignment and notebook, for the instructor.
-
-Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic
-scores of an earlier run and keeping any manual ones; the status and message of every row live in
-``grading_status.json``. ``grades.csv`` and the feedback pages are written from those two, after every run
-and again by :meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates
-nothing, and a page always shows the scores the gradebook holds.
+Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic scores of an
+earlier run and keeping any manual ones; the status and message of every row live in ``grading_status.json``.
+``grades.csv`` and the feedback pages are written from those two, after every run and again by
+:meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates nothing, and a page
+always shows the scores the gradebook holds.
 """
 
 from __future__ import annotations
 
 import copy
-import csv
 import json
 import os
 import shutil
@@ -28,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from .escapes import disarm
+from .escapes import write_csv
 from .marks import Mark
 from .submissions import Row
 
@@ -65,7 +56,15 @@ STATUSES = {
 }
 #: ``score`` is empty until it is final (``progress`` then says what is open: "13/13 autograded, 2 by hand pending").
 COLUMNS = ["student", "assignment", "notebook", "score", "max_score", "progress", "status", "message"]
-EVENT_STATUS = {"crashed": "crashed", "gave_up": "crashed", "timeout": "timeout", "memory": "memory"}
+#: What an event of :class:`~posenc_grader.execute.GradingExecute` means for its row: a status, and a note.
+EVENTS = {
+    "timeout": ("timeout", "{cell} ran past the limit of {limits.cell_timeout} s and failed (an endless loop?)"),
+    "crashed": ("crashed", "{cell} killed the kernel; it was restarted and the cells after it graded"),
+    "memory": ("memory", "{cell} ran out of memory (limit {limits.memory_mb} MiB)"),
+    "gave_up": ("crashed", "after {cell} the kernel had failed too often; the cells after it were not run"),
+    "kernel_retry": ("ok", "the kernel did not start at first ({why}); it was started again"),
+    "output_cut": ("ok", "the output of {cell} was cut to {limits.max_output_chars:,} characters"),
+}
 
 
 def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
@@ -75,20 +74,10 @@ def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
         statuses.append("timeout" if result.get("killed") else "grader_error")
         notes.append(result["error"] if result.get("killed") else f"grader error: {result['error']}")
     for event in (result or {}).get("events", []):
-        kind, cell = event["kind"], event.get("cell")
-        if kind == "timeout":
-            notes.append(f"{cell} ran past the limit of {limits.cell_timeout} s and failed (an endless loop?)")
-        elif kind == "crashed":
-            notes.append(f"{cell} killed the kernel; it was restarted and the cells after it graded")
-        elif kind == "memory":
-            notes.append(f"{cell} ran out of memory (limit {limits.memory_mb} MiB)")
-        elif kind == "gave_up":
-            notes.append(f"after {cell} the kernel had failed too often; the cells after it were not run")
-        elif kind == "kernel_retry":
-            notes.append(f"the kernel did not start at first ({event.get('why', '')}); it was started again")
-        elif kind == "output_cut":
-            notes.append(f"the output of {cell} was cut to {limits.max_output_chars:,} characters")
-        statuses.append(EVENT_STATUS.get(kind, "ok"))
+        if event["kind"] in EVENTS:
+            status, note = EVENTS[event["kind"]]
+            statuses.append(status)
+            notes.append(note.format(cell=event.get("cell"), why=event.get("why", ""), limits=limits))
     if (result or {}).get("tampered"):
         statuses.append("tampered")
         notes.append("a cell that must fail did not: the kernel's error reporting was altered, so no test "
@@ -218,14 +207,10 @@ class ClassRecord:
 
     def write_csv(self) -> Path:
         """``grades.csv``: one row per (student, assignment, notebook) ever graded into this directory."""
-        path = self.out / "grades.csv"
-        with open(path, "w", newline="", encoding="utf-8") as f:
-            writer = csv.writer(f)
-            writer.writerow(COLUMNS)
-            for key in sorted(self.statuses):
-                parts = tuple(key.split("\t"))
-                mark, entry = self.mark(parts), self.statuses[key]
-                cells = [*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
-                         entry["status"], entry["message"]]
-                writer.writerow([disarm(cell) for cell in cells])  # names and messages come from submissions
-        return path
+        rows = [COLUMNS]
+        for key in sorted(self.statuses):
+            parts = tuple(key.split("\t"))
+            mark, entry = self.mark(parts), self.statuses[key]
+            rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
+                         entry["status"], entry["message"]])
+        return write_csv(self.out / "grades.csv", rows)

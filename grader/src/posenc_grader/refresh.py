@@ -1,12 +1,8 @@
 """After grading by hand: ``python -m posenc_grader.refresh OUT_DIR`` (also ``make feedback OUT=OUT_DIR``).
 
-nbgrader's formgrader, started in ``OUT_DIR/instructor_only``, writes manual scores and comments into the
-class gradebook there. This command reads them and writes, without running any student code again:
-
-- every feedback page of ``OUT_DIR/hand_back/feedback/`` (:mod:`~posenc_grader.feedback`: hidden tests
-  removed, the grader's notes kept, the manual scores and comments in, what is still pending said so);
-- ``OUT_DIR/grades.csv``, whose ``score`` is filled in for every row now final;
-- after a platform's download, that platform's gradebook and feedback zips (:mod:`~posenc_grader.gradebooks`).
+nbgrader's formgrader, started in ``OUT_DIR/instructor_only``, writes manual scores and comments into the class
+gradebook there. This command writes again from it, without running any student code, every feedback page,
+``grades.csv`` and, after a platform's download, that platform's gradebook and feedback zips.
 """
 
 from __future__ import annotations
@@ -35,11 +31,8 @@ def refresh(out: Path | str) -> list[str]:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh",
-                                     description="After grading written answers by hand (nbgrader's formgrader "
-                                                 "in OUT_DIR/instructor_only): write the feedback pages, grades.csv "
-                                                 "and the platforms' gradebooks and feedback zips again from the "
-                                                 "gradebook, without running any student code.")
+    description = __doc__.split("\n\n")[1].replace("``", "")
+    parser = argparse.ArgumentParser(prog="python -m posenc_grader.refresh", description=description)
     parser.add_argument("out", type=Path, metavar="OUT_DIR")
     args = parser.parse_args(argv)
     try:

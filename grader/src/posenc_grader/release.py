@@ -29,21 +29,15 @@ def stale(course: Course, generated: Path) -> list[str]:
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="python -m posenc_grader.release", description=__doc__.splitlines()[0])
     parser.add_argument("--course", type=Path, help="the nbgrader course (default: this repository's exercises/)")
-    parser.add_argument("--check", action="store_true", help="only report stale student versions (exit 1 if any)")
-    args = parser.parse_args(argv)
-    course = Course.find(args.course)
-    if not args.check:
-        try:
-            course.refuse_unfinished("write the student versions")
-        except RuntimeError as error:
-            print(error, file=sys.stderr)
-            return 2
+    course = Course.find(parser.parse_args(argv).course)
+    try:
+        course.refuse_unfinished("write the student versions")
+    except RuntimeError as error:
+        print(error, file=sys.stderr)
+        return 2
     with tempfile.TemporaryDirectory() as scratch:
         generated = generate(course, Path(scratch) / "course")
         changed = stale(course, generated)
-        if args.check:
-            print("\n".join(f"stale: {name}" for name in changed) or "every student version is up to date")
-            return 1 if changed else 0
         shutil.rmtree(course.root / "release", ignore_errors=True)
         shutil.copytree(generated / "release", course.root / "release")
     print(f"wrote {len(list((course.root / 'release').glob('*/*.ipynb')))} student notebooks to "

@@ -1,16 +1,11 @@
 """The class roster: who each platform id is in the gradebook (``--roster CSV``, optional).
 
-A roster is a CSV file with one row per student and a header. One column holds the platform's id of the
-student, as the download names them: ``platform_id``, or under the name the platform's own exports give
-it, so that those serve as they are: ``ID`` (Canvas's gradebook export: the user id), ``Identifier``
-(Moodle's grading worksheet: ``Participant 123456``), ``Username`` (Blackboard), ``SID`` (Gradescope).
-The other columns are optional: ``student`` (also ``Student``, ``Full name``, ``Name``), the name the
-grades go under; ``email`` (``Email address``) and ``id_number`` (``ID number``), by which Moodle's grade
-import finds a student; ``SIS User ID``, ``SIS Login ID`` and ``Section``, which Canvas's gradebook shows.
-Headers are matched without regard to case. A column of the platform's own for an assignment, which its
-gradebook import matches by more than the name, names that assignment's column in the gradebook written back
-(:func:`read_columns`): Canvas's ``ch03_ladder (4242)`` (the assignment's id), Blackboard's ``ch03_ladder
-[Total Pts: 12 Score] |5151`` (the Column ID).
+A roster is a CSV file with a header and one row per student. One column holds the platform's id of the student,
+as the download names them, under a header of :data:`HEADERS` (matched without regard to case), so that the
+platforms' own exports serve as they are; the other columns are optional. A column of the platform's own for an
+assignment, which its gradebook import matches by more than the name, names that assignment's column in the
+gradebook written back (:func:`read_columns`): Canvas's ``ch03_ladder (4242)`` (the assignment's id),
+Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151`` (the Column ID).
 """
 
 from __future__ import annotations
@@ -20,7 +15,8 @@ import re
 from dataclasses import dataclass
 from pathlib import Path
 
-#: Each field of :class:`Person`, and the headers that may hold it (the first found counts).
+#: Each field of :class:`Person`, and the headers that may hold it (the first found counts): the id is Canvas's
+#: gradebook export's ``ID``, Moodle's worksheet's ``Identifier``, Blackboard's ``Username``, Gradescope's ``SID``.
 HEADERS = {
     "platform_id": ("platform_id", "id", "identifier", "username", "sid"),
     "student": ("student", "full name", "name"),

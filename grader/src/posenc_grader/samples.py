@@ -1,9 +1,6 @@
-"""Submissions made from the course itself: for tests, benchmarks and an instructor's dry run.
-
-:func:`solutions` reads the model answers out of a source notebook; :func:`filled` writes answers into
-the student version, as a student would. ``filled(release, {})`` is a blank submission,
-``filled(release, solutions(source))`` a perfect one, and replacing one answer with a wrong one gives
-a submission that should lose exactly that answer's points.
+"""Submissions made from the course itself, for tests, benchmarks and an instructor's dry run: ``filled(release,
+{})`` is a blank submission, ``filled(release, solutions(source))`` a perfect one, and replacing one answer with a
+wrong one gives a submission that should lose exactly that answer's points.
 """
 
 from __future__ import annotations

@@ -1,40 +1,28 @@
 """The sandbox every student kernel runs in: bubblewrap, with nothing to see, keep or reach outside one folder.
 
-A grading kernel runs the student's code, so it is started inside ``bwrap`` (Debian's ``bubblewrap``) with:
+What the kernel sees and may do is in the instructor guide (*Grading a class*, and its threat model); here, how.
+``bwrap`` gives the kernel its own network (loopback only), PID, IPC and host-name namespaces, a session of its
+own (``--new-session``: no terminal to push keystrokes into) and ``--die-with-parent`` (when the kernel ends, so
+does every process it started: the PID namespace dies with its first process); a read-only view of the system
+(:data:`ETC` only, of ``/etc``), of the Python that runs the kernel and of ``posenc``; and two writable places,
+its private folder (bound at the same path) and an empty ``/tmp``.
 
-- a user of its own: uid and gid ``UID_BASE`` plus the grading process's pid (one per grading process, in
-  a range no account uses), with no supplementary groups and no capabilities. Run by root, the grader
-  starts ``bwrap`` as root and the kernel switches to that user with ``setpriv`` (util-linux), so that it
-  is no one outside either: a user namespace would map it onto root, whose files it could then read.
-  That user then enters, through a second, unprivileged ``bwrap`` that shows it the same tree, a user
-  namespace of its own in which it cannot make another (``--disable-userns``; where the machine lets no
-  unprivileged user make one, that layer is left out, as the user could not make one either).
-  Run by anyone else, the kernel gets that uid in such a user namespace directly, and outside it is the
-  grader's user;
-- a read-only view of ``/usr`` (with ``/bin``, ``/lib``, ...), of a few files of ``/etc`` that the dynamic
-  loader, the clock and fontconfig read (:data:`ETC`: no passwords, keys or host configuration), of the
-  Python installation and virtual environment that run the kernel, and of the ``posenc`` package;
-  nothing else of the machine exists inside: no other submission, no course sources (the hidden tests),
-  no output folder, no home directory;
-- two writable places, both private: ``private`` (a folder holding a copy of the one submission and the
-  kernel's connection file and sockets), bound at the same path inside, and an empty ``/tmp`` (and the
-  sandbox's own ``/dev/shm``, which dies with it);
-- no network (its own network namespace, loopback only), its own PID, IPC and host-name namespaces,
-  a session of its own (``--new-session``: it has no terminal to push keystrokes into), and
-  ``--die-with-parent``: when the kernel ends, so does every process it started, however detached (the
-  PID namespace dies with its first process).
+The kernel is a user of its own, uid and gid ``UID_BASE`` plus the grading process's pid, with no groups and no
+capabilities. Run by root, the grader starts ``bwrap`` as root and the kernel switches to that user with
+``setpriv``: a user namespace would map it onto root, whose files it could then read. That user then enters,
+through a second, unprivileged ``bwrap`` that shows it the same tree, a user namespace of its own in which it
+cannot make another (``--disable-userns``; left out where the machine lets no unprivileged user make one, as the
+user could not either). Run by anyone else, the kernel gets that uid in such a namespace directly.
 
-The grader talks to the kernel over ZeroMQ's ``ipc`` transport (Unix sockets in ``private``): TCP on
-the loopback of the sandbox's own network namespace cannot be reached from outside. The kernel's
-resource limits are set by ``prlimit`` inside the sandbox (:func:`posenc_grader.execute.limited`).
+The grader talks to the kernel over ZeroMQ's ``ipc`` transport (Unix sockets in the private folder): TCP on the
+loopback of the sandbox's network namespace cannot be reached from outside. The kernel's resource limits are set
+by ``prlimit`` inside the sandbox (:func:`posenc_grader.execute.limited`).
 
-**Inside a container** (Docker, as Gradescope runs its autograders), bubblewrap usually cannot make
-namespaces, and the grader runs as root. There, and only where the variable ``POSENC_GRADER_FALLBACK``
-is ``setpriv`` (set by whoever first closed to other users what the kernel must not read, as
-:mod:`posenc_grader.gradescope` does with the course sources), :func:`kind` is ``"setpriv"``: the kernel
-is the same user of its own (``setpriv``, with no groups, no capabilities and ``--no-new-privs``), under
-the same ``prlimit`` limits, and below an init of :mod:`posenc_grader.reaper` that kills whatever it
-leaves behind; but it shares the machine's file system, where it reads what any user may read, and its
+**Inside a container** (Docker, as Gradescope runs its autograders), bubblewrap usually cannot make namespaces,
+and the grader runs as root. There, and only where ``POSENC_GRADER_FALLBACK`` is ``setpriv`` (set by whoever
+first closed to other users what the kernel must not read, as :mod:`posenc_grader.gradescope` does), :func:`kind`
+is ``"setpriv"``: the same user of its own (``--no-new-privs``), the same limits, below an init of
+:mod:`posenc_grader.reaper` that kills whatever it leaves behind; but it shares the machine's file system and
 network. :func:`describe` says which sandbox runs, and the grader prints it.
 """
 
@@ -73,11 +61,13 @@ def _tool(name: str) -> str:
     return path
 
 
-def _bind(option: str, path: str) -> list[str]:
-    """bwrap's ``option`` (``--bind``, ``--ro-bind``) for ``path`` at the same place, after folders for its
-    parents that anyone may enter (bwrap would make them for root alone, closed to the sandbox's user)."""
-    parents = [str(parent) for parent in reversed(Path(path).parents) if parent != Path("/")]
-    return [*(arg for parent in parents for arg in ("--dir", parent)), option, path, path]
+def bind(option: str, path: str, dest: str | None = None) -> list[str]:
+    """bwrap's ``option`` (``--bind``, ``--ro-bind``) for ``path`` at ``dest`` (by default the same place), after
+    folders for its parents that anyone may enter (bwrap would make them for root alone, closed to the sandbox's
+    user)."""
+    dest = dest or path
+    parents = [str(parent) for parent in reversed(Path(dest).parents) if parent != Path("/")]
+    return [*(arg for parent in parents for arg in ("--dir", parent)), option, path, dest]
 
 
 def _system_mounts() -> list[str]:
@@ -177,8 +167,8 @@ def _bwrap_command(private: Path, argv: list[str]) -> list[str]:
             "--die-with-parent", *options, *_system_mounts(), "--proc", "/proc", "--dev", "/dev",
             "--perms", "01777", "--tmpfs", "/dev/shm", "--perms", "01777", "--tmpfs", "/tmp"]
     for path in readable_paths():  # after the empty /tmp, so that a checkout or venv under /tmp stays visible
-        args += _bind("--ro-bind", path)
-    args += [*_bind("--bind", str(private)),
+        args += bind("--ro-bind", path)
+    args += [*bind("--bind", str(private)),
              "--chdir", str(private),
              # Inside, the kernel's parent is the sandbox's init (PID 1): tell ipykernel so, or its parent poller
              # takes that for an orphaned kernel and exits. The kernel still dies with the grader (above).

@@ -7,10 +7,8 @@ sanitizer) in place of bleach: raw cells and ``text/html`` outputs are cleaned, 
 PNG, JPEG and LaTeX are dropped (scripts, SVG, widgets), and a Markdown cell is rendered as nbconvert renders
 it (math kept as text), cleaned, and replaced by the clean HTML only when cleaning removed something, so that
 every ordinary answer keeps its Markdown and math. Nothing may load from elsewhere (an image is inline data)
-or hide text (no ``style``, only the classes nbconvert's own Markdown uses).
-
-The grader runs it last in ``nbgrader autograde`` (:mod:`posenc_grader.worker`), on each feedback page and on
-the submissions it stores; ``exercises/nbgrader_config.py`` configures it for plain nbgrader as well.
+or hide text (no ``style``, only the classes nbconvert's own Markdown uses). ``exercises/nbgrader_config.py``
+configures it for plain nbgrader as well.
 """
 
 from __future__ import annotations

@@ -1,28 +1,23 @@
 """A platform download laid out as ``<student>/<assignment>/<notebook>.ipynb``, and the run's report of it.
 
-:func:`stage` places each file that :mod:`~posenc_grader.platforms` found: under the roster's name of its
-platform id (:mod:`~posenc_grader.roster`), else the platform's name and id together (``Ada Lovelace_123456``,
-so that two students of one name stay two); as the exercise its cells say it is
-(:class:`~posenc_grader.submissions.Catalog`), whatever it is called; the latest attempt graded and the others
-listed; every student of the roster of whom nothing was placed, and a placed student for an assignment of the
-download they did not hand in, ``missing`` (scored 0). The placed files are copied into
-``OUT/instructor_only/.grading/staged``, which the grading core grades as it grades that layout. Every file of the
-download, and every student missing, gets a row in ``OUT/placements.csv`` (placed, earlier attempt, rejected or
-missing, and why); ``OUT/instructor_only/placements.json`` keeps, across runs, who each graded student is on the
-platform, where their feedback goes back, and the roster's names of the assignments' columns, for
-:mod:`~posenc_grader.gradebooks`.
+:func:`stage` places each file that :mod:`~posenc_grader.platforms` found under the roster's name of its platform
+id, else the platform's name and id together (``Ada Lovelace_123456``, so that two students of one name stay two),
+as the exercise its cells say it is, whatever it is called (the instructor guide gives the rules). The placed
+files are copied into ``OUT/instructor_only/.grading/staged``, which grading reads as any folder of that layout.
+Every file and every missing student gets a row in ``OUT/placements.csv``; ``OUT/instructor_only/placements.json``
+keeps, across runs, who each graded student is on the platform, where their feedback goes back, and the
+roster's names of the assignments' columns, for :mod:`~posenc_grader.gradebooks`.
 """
 
 from __future__ import annotations
 
 import collections
-import csv
 import json
 import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .escapes import disarm
+from .escapes import write_csv
 from .platforms import Download, Found, NothingToPlace, is_notebook
 from .records import INSTRUCTOR_ONLY, WORK
 from .roster import Person
@@ -55,11 +50,8 @@ class Placement:
 
 def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int,
           columns: dict[str, str] | None = None) -> list[Placement]:
-    """Place every file of ``download`` into ``out/instructor_only/.grading/staged``; write the report; return
-    the placements. ``columns`` maps assignments to the roster's names of their gradebook columns.
-
-    Raises :class:`~posenc_grader.platforms.NothingToPlace` when no file can be placed.
-    """
+    """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
+    :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns."""
     placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)
@@ -101,8 +93,8 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes:
     if found.problem or found.path is None:
         return Placement(found, reason=found.problem)
     person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
-    placement = Placement(found, _safe(person.student if person and person.student else _platform_name(found)),
-                          person=person)
+    named = found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+    placement = Placement(found, _safe(person.student if person and person.student else named), person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
         return placement
@@ -121,10 +113,6 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes:
     if roster and person is None:
         placement.reason = "not in the roster: graded under the platform's name and id"
     return placement
-
-
-def _platform_name(found: Found) -> str:
-    return found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
 
 
 def _safe(name: str) -> str:
@@ -163,7 +151,7 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
     Only where that assignment is one notebook and no other assignment ties with it; elsewhere it is rejected.
     """
     counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
-    notebooks = catalog.assignments().get(counts[0][0], []) if counts else []
+    notebooks = catalog.assignments.get(counts[0][0], []) if counts else []
     single = len(notebooks) == 1 and (len(counts) == 1 or counts[1][1] < counts[0][1])
     for p in placements:
         if p.outcome != UNRECOGNISED:
@@ -192,16 +180,10 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 
 
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
-    """``placements.csv``: one row per file of the download (names shown with escape sequences as text)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    with open(path, "w", newline="", encoding="utf-8") as f:
-        writer = csv.writer(f)
-        writer.writerow(REPORT_COLUMNS)
-        for p in placements:
-            found = p.found
-            writer.writerow([disarm(str(v)) for v in (
-                found.shown, platform, found.platform_id, found.name, p.student, p.assignment, p.notebook,
-                found.attempt, "late" if found.late else "", p.outcome, p.reason)])
+    """``placements.csv``: one row per file of the download."""
+    write_csv(path, [REPORT_COLUMNS, *([p.found.shown, platform, p.found.platform_id, p.found.name, p.student,
+                                        p.assignment, p.notebook, p.found.attempt, "late" if p.found.late else "",
+                                        p.outcome, p.reason] for p in placements)])
 
 
 def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:

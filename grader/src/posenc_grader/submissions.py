@@ -1,18 +1,11 @@
 """Finding submissions, telling which exercise each file is, and repairing what students do to notebooks.
 
-A class arrives as ``SUBMISSIONS_DIR/<student>/<assignment>/<notebook>.ipynb``, as an LMS download or
-``nbgrader collect`` leaves it, but files get renamed (``rotation (1).ipynb``), uploaded to the wrong
-slot, saved by editors that drop cells or metadata, or are not notebooks at all. So a file is identified
-by its **content** (the nbgrader ids of its cells, or failing that the text of its locked cells), and
-before grading its structure is **restored** to the handed-out one:
-
-- every cell of the handed-out notebook appears once, in the handed-out order: deleted cells come back
-  (an answer cell empty, so that an answer written elsewhere still counts), moved cells go back to their
-  place, a cell turned into Markdown becomes code again, and locked cells get their original text;
-- the student's answers keep their text, and cells the student added stay right after the cell they
-  followed; a copied cell keeps its text but loses the nbgrader id it duplicated.
-
-Each repair is named in the submission's message, so a student sees why a grade is what it is.
+Files get renamed (``rotation (1).ipynb``), uploaded to the wrong slot, saved by editors that drop cells or
+metadata, or are not notebooks at all. So a file is identified by its **content** (the nbgrader ids of its
+cells, or failing that the text of its locked cells), and before grading its structure is **restored** to the
+handed-out one (:func:`restore`): every handed-out cell once, in order, locked cells with their original text, a
+deleted answer back empty (so that an answer written elsewhere still counts); the student's answers and added
+cells kept. Each repair is named in the submission's message, so a student sees why a grade is what it is.
 """
 
 from __future__ import annotations
@@ -57,22 +50,18 @@ class Catalog:
         self.notebooks: dict[tuple[str, str], NotebookNode] = {}
         self.owner: dict[str, tuple[str, str]] = {}        # grade id -> (assignment, notebook)
         self.locked_text: dict[str, str] = {}              # source of a locked cell -> its grade id
+        self.assignments: dict[str, list[str]] = {}        # assignment -> its notebooks
         for path in sorted(release_dir.glob(f"*/*{NOTEBOOK_SUFFIX}")):
             key = (path.parent.name, path.stem)
             nb = nbformat.read(str(path), as_version=4)
             self.notebooks[key] = nb
+            self.assignments.setdefault(key[0], []).append(key[1])
             for cell in nb.cells:
                 grade_id = _grade_id(cell)
                 if grade_id:
                     self.owner[grade_id] = key
                     if _meta(cell).get("locked") and cell.source.strip():
                         self.locked_text.setdefault(cell.source.strip(), grade_id)
-
-    def assignments(self) -> dict[str, list[str]]:
-        out: dict[str, list[str]] = {}
-        for assignment, notebook in self.notebooks:
-            out.setdefault(assignment, []).append(notebook)
-        return out
 
     def identify(self, nb: NotebookNode) -> tuple[str, str] | None:
         """The (assignment, notebook) most of this notebook's cells belong to, by id or by locked text."""
@@ -206,9 +195,9 @@ def triage(files: list[tuple[str, str | None, Path | None]], catalog: Catalog, m
             rows[row.key] = row
             continue
         keep, drop = (previous, row) if _preferred(previous, row) else (row, previous)
-        keep.notes.append(f"also found {_shown(drop.path)}, not graded")
+        keep.notes.append(f"also found '{drop.path.name}', not graded")
         rows[row.key] = keep
-    assignments = catalog.assignments()
+    assignments = catalog.assignments
     for student, assignment in sorted({(s, a) for s, a, _ in rows} | folders):
         if assignment not in assignments:
             continue
@@ -217,10 +206,6 @@ def triage(files: list[tuple[str, str | None, Path | None]], catalog: Catalog, m
                 rows[(student, assignment, notebook)] = Row(
                     student, assignment, notebook, "missing", [f"no file for {notebook}{NOTEBOOK_SUFFIX} was found"])
     return [rows[key] for key in sorted(rows)]
-
-
-def _shown(path: Path | None) -> str:
-    return f"'{path.name}'" if path else "another file"
 
 
 def _preferred(a: Row, b: Row) -> bool:
@@ -232,7 +217,7 @@ def _preferred(a: Row, b: Row) -> bool:
 
 
 def _triage_file(student: str, folder: str | None, path: Path, catalog: Catalog, max_bytes: int) -> Row:
-    assignments = catalog.assignments()
+    assignments = catalog.assignments
     nb, problem = read(path, max_bytes)
     fallback = Row(student, folder or "(none)", path.stem, path=path)
     if folder in assignments and path.stem not in assignments[folder] and len(assignments[folder]) == 1:

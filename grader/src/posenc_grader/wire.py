@@ -1,23 +1,14 @@
 """Data on the wire between a student's kernel and the grader: numbers, text, and arrays as bytes.
 
-The hidden tests run outside the student's kernel (:mod:`posenc_grader.hidden`) and call the student's
-functions in it. What crosses the wall, both ways, is JSON made of numbers, text and arrays only, so that no object
-of the student's ever reaches the process where the expected values are:
-
-- ``None``, ``True``/``False``, text, and integers as themselves; tuples as ``{"tuple": [...]}``, lists as
-  JSON lists;
-- a float as ``{"float": x.hex()}`` and a complex number as ``{"complex": [re.hex(), im.hex()]}`` (hex keeps
-  every bit, ``nan`` and ``inf`` included, which JSON numbers cannot);
-- an array (numpy, any subclass such as ``np.matrix``, or torch) as ``{"array": base64 of its bytes,
-  "dtype": ..., "shape": [...]}``, little-endian, with one of the numeric dtypes of :data:`DTYPES`; a numpy
-  scalar as the Python number it holds.
-
-:func:`pack` makes that form and :func:`unpack` reads it back, refusing anything else (an unknown key, an
-object dtype, bytes that do not fill the shape, more than :data:`MAX_BYTES`). Inside the kernel,
-:func:`answer` calls one function on unpacked arguments and packs what it returns, or names what it
-raised, or the kind of object it returned when that is not wire data. Both sides run this module: the
-grader imports it, and the kernel is sent its source with every call (the kernel's sandbox does not
-hold the grader's package). It needs nothing but the standard library and numpy.
+The hidden tests run outside the student's kernel (:mod:`posenc_grader.hidden`) and call the student's functions
+in it. What crosses the wall, both ways, is JSON made of numbers, text and arrays only (:func:`pack`), so that
+no object of the student's ever reaches the process where the expected values are: floats as their hex, which
+keeps every bit, ``nan`` and ``inf`` included (JSON numbers cannot); arrays (numpy, any subclass, torch) as
+base64 bytes of a numeric dtype of :data:`DTYPES`, little-endian, with their shape. :func:`unpack` reads it
+back, refusing anything else. Inside the kernel, :func:`answer` calls one function on unpacked arguments and
+packs what it returns, or names what it raised. Both sides run this module: the kernel is sent its source with
+every call (its sandbox does not hold the grader's package), so it needs nothing but the standard library and
+numpy.
 """
 
 from __future__ import annotations

@@ -20,7 +20,7 @@ from pathlib import Path
 import nbformat
 
 from . import hidden, integrity, records
-from .course import ensure_tools_on_path
+from .course import Course, ensure_tools_on_path
 from .submissions import Row
 
 STUDENT = "student"   # the id inside the scratch course: real names may hold characters nbgrader globs on
@@ -43,30 +43,19 @@ class Limits:
 
 def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool,
               answer_names: list[str]):
-    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits.
-
-    The kernel works in ``private`` (inside the sandbox when ``sandboxed``): never in ``course_dir``,
-    whose scratch gradebook it could otherwise rewrite. ``answer_names`` are the functions the hidden
-    tests call in the kernel (:mod:`posenc_grader.hidden`).
-    """
-    from nbconvert.preprocessors import ClearMetadataPreprocessor
-    from nbgrader.preprocessors import (
-        AssignLatePenalties,
-        CheckCellMetadata,
-        IgnorePattern,
-        LimitOutput,
-        SaveAutoGrades,
-    )
-    from traitlets.config.loader import PyFileConfigLoader
+    """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits. The
+    kernel works in ``private``, never in ``course_dir``, whose scratch gradebook it could otherwise rewrite."""
+    from nbgrader.converters import Autograde
+    from nbgrader.preprocessors import Execute
 
     from .execute import GradingExecute
     from .sanitize import Sanitize
 
-    config = PyFileConfigLoader("nbgrader_config.py", path=str(course_dir)).load_config()
+    config = Course(course_dir).config()
     config.CourseDirectory.root = str(course_dir)
-    config.Autograde.autograde_preprocessors = [GradingExecute, IgnorePattern, ClearMetadataPreprocessor,
-                                                LimitOutput, SaveAutoGrades, AssignLatePenalties,
-                                                CheckCellMetadata, Sanitize]  # last: after grading, before any view
+    # nbgrader's own steps, GradingExecute in place of Execute; Sanitize last: after grading, before any view
+    steps = Autograde.class_traits()["autograde_preprocessors"].default()
+    config.Autograde.autograde_preprocessors = [*(GradingExecute if s is Execute else s for s in steps), Sanitize]
     config.Execute.timeout = limits.cell_timeout
     config.GradingExecute.shutdown_kernel = "immediate"  # a finished kernel is discarded: killed, not waited for
     config.GradingExecute.memory_limit = limits.memory_mb * 2**20
