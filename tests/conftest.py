@@ -92,10 +92,7 @@ def prepared_course() -> Path:
     return cache
 
 
-# The marks of what a test needs, slowest file first: the student environments' file (two venvs, every notebook run
-# in Colab's packages: about 260 s) starts at once on one worker while the other takes the grading files, so that
-# neither worker is left with a long file at the end (measured: 483-486 s of pytest with "grader" first).
-SLOW_FIRST = ("venv", "grader", "browser", "build", "pdf", "site")
+SLOW_FIRST = ("grader", "venv", "browser", "build", "pdf", "site")  # the marks of what a test needs, slowest first
 
 
 def pytest_collection_modifyitems(items):
