@@ -12,7 +12,7 @@ from posenc import scaling
 from posenc.alibi import alibi_bias, alibi_slopes
 from posenc.rotary import apply_rope
 from posenc.sinusoidal import sinusoidal_table
-from posenc.torch_nn import LearnedPositions, SelfAttentionHead, TinyModel, with_ladder
+from posenc.torch_nn import LearnedPositions, SelfAttentionHead, TinyModel, _layer, with_ladder
 
 sizes = st.tuples(st.integers(1, 12), st.integers(1, 10), st.integers(1, 8).map(lambda h: 2 * h))  # n, d_model, d
 seed = st.integers(0, 1000)
@@ -139,3 +139,16 @@ def test_with_ladder_copies_the_model_and_leaves_the_original_alone():
     assert all(head.frequencies is None and head.qk_scale == 1.0 for layer in model.layers for head in layer)
     assert all(head.qk_scale == 1.5 for layer in stretched.layers for head in layer)
     torch.testing.assert_close(stretched.tokens.weight, model.tokens.weight)
+
+
+def test_every_head_of_every_layer_of_a_model_with_a_ladder_turns_by_it():
+    """A layer computes its heads at once (``_layer``) as each head alone would, and a head alone turns by its ladder
+    (the head test above): so the rescaled models of chapters 9 and 12 run their ladders in every layer."""
+    torch.manual_seed(0)
+    model = with_ladder(model64("rope", n_layers=2), scaling.position_interpolation(4, 2.0), 1.5)
+    stream = model.residual(torch.randint(7, (2, 12)))
+    with torch.no_grad():
+        for x, layer in zip(stream[:-1], model.layers, strict=True):
+            torch.testing.assert_close(_layer(layer, x), torch.cat([head(x) for head in layer], dim=-1),
+                                       rtol=0, atol=1e-12)
+            assert all(head.frequencies is not None and head.qk_scale == 1.5 for head in layer)
