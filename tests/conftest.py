@@ -13,7 +13,6 @@ import fcntl
 import os
 import re
 import subprocess
-import sys
 from importlib import metadata
 from pathlib import Path
 
@@ -23,7 +22,6 @@ import yaml
 from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT / "tools"), str(ROOT / "_ext")]  # the book's scripts and Sphinx extensions, as modules
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
 
 # "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
