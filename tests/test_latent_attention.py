@@ -38,17 +38,6 @@ def test_mla_scores_are_the_sum_of_content_and_rotated_parts_head_by_head(seed, 
                                atol=1e-10 * (1 + offset))
 
 
-def test_without_a_rotary_query_the_scores_are_the_absorbed_content_alone():
-    q_nope, q_rope, latents, k_rope, w_uk = parts(np.random.default_rng(0))
-    content = np.einsum("hmc,hcl,nl->hmn", q_nope, w_uk, latents)
-    np.testing.assert_allclose(mla_scores(q_nope, 0 * q_rope, latents, k_rope, w_uk), content, atol=1e-12)
-
-
-def test_torch_inputs_are_read_as_numbers():
-    arrays = parts(np.random.default_rng(1))
-    np.testing.assert_allclose(mla_scores(*(torch.from_numpy(a) for a in arrays)), mla_scores(*arrays), atol=1e-12)
-
-
 def rotary_v2(config, x, n):  # DeepSeek-V2 turns its pairs as complex numbers: e^(i m theta_j)
     return DeepseekV2RotaryEmbedding(config)(x, torch.arange(n)[None])
 
