@@ -1,4 +1,4 @@
-"""Torch modules: the same numbers as numpy (an attention head with RoPE, a rescaled ladder or ALiBi's bias;
+"""Torch modules: the same numbers as numpy (a causal attention head with RoPE, a rescaled ladder or ALiBi's bias;
 the tiny model with each position scheme), and a learned table that refuses positions it has no row for."""
 
 import numpy as np
@@ -26,31 +26,23 @@ def random_head(n: int, d_model: int, d_head: int, seed: int):
     return x, w_q, w_k, w_v
 
 
-def run(module, x: np.ndarray, *args) -> np.ndarray:
+def run(module, x: np.ndarray) -> np.ndarray:
     with torch.no_grad():
-        return module(torch.from_numpy(x), *args).numpy()
+        return module(torch.from_numpy(x)).numpy()
 
 
 @given(shape=sizes, seed=st.integers(0, 1000))
-def test_attention_head_gives_the_numpy_numbers(shape, seed):
+def test_rope_head_gives_the_numpy_numbers(shape, seed):
+    x, w_q, w_k, w_v = random_head(*shape, seed)
+    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, rope=True)
+    expected = att.attention(apply_rope(x @ w_q), apply_rope(x @ w_k), x @ w_v, att.causal_mask(len(x)))
+    np.testing.assert_allclose(run(head, x), expected, atol=1e-11)
+
+
+@given(shape=sizes, seed=st.integers(0, 1000))
+def test_a_heads_weights_are_the_causal_softmax_rows_it_averages_with(shape, seed):
     x, w_q, w_k, w_v = random_head(*shape, seed)
     head = SelfAttentionHead.from_matrices(w_q, w_k, w_v)
-    np.testing.assert_allclose(run(head, x), att.self_attention(x, w_q, w_k, w_v), atol=1e-12)
-
-
-@given(shape=sizes, offset=st.integers(0, 5000), seed=st.integers(0, 1000))
-def test_rope_head_gives_the_numpy_numbers(shape, offset, seed):
-    x, w_q, w_k, w_v = random_head(*shape, seed)
-    positions = offset + np.arange(len(x))
-    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, rope=True)
-    expected = att.attention(apply_rope(x @ w_q, positions), apply_rope(x @ w_k, positions), x @ w_v)
-    np.testing.assert_allclose(run(head, x, positions), expected, atol=1e-11)
-
-
-@given(shape=sizes, seed=st.integers(0, 1000))
-def test_a_causal_heads_weights_are_the_softmax_rows_it_averages_with(shape, seed):
-    x, w_q, w_k, w_v = random_head(*shape, seed)
-    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, causal=True)
     weights = run(head.weights, x)
     n = len(x)
     scores = np.where(att.causal_mask(n), (x @ w_q) @ (x @ w_k).T / np.sqrt(w_q.shape[1]), -np.inf)
@@ -79,7 +71,7 @@ def test_a_position_without_a_row_is_refused_by_name(ask, message):
 @given(n=st.integers(1, 10), d=widths, slope=st.floats(1e-3, 2.0), seed=seed)
 def test_an_alibi_head_adds_alibi_bias_to_the_causal_scores(n, d, slope, seed):
     x, w_q, w_k, w_v = random_head(n, 6, d, seed)
-    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, alibi_slope=slope, causal=True)
+    head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, alibi_slope=slope)
     scores = (x @ w_q) @ (x @ w_k).T / np.sqrt(d) + alibi_bias(n, [slope])[0]
     expected = att.softmax(np.where(att.causal_mask(n), scores, -np.inf)) @ (x @ w_v)
     np.testing.assert_allclose(run(head, x), expected, atol=1e-12)
@@ -92,7 +84,7 @@ def test_a_head_with_a_ladder_rotates_by_that_ladder_and_scales_queries_and_keys
     head = SelfAttentionHead.from_matrices(w_q, w_k, w_v, rope=True)
     head.frequencies, head.qk_scale = scaling.position_interpolation(d, factor), scale
     q, k = (scale * apply_rope(x @ w, np.arange(n) / factor) for w in (w_q, w_k))
-    np.testing.assert_allclose(run(head, x), att.attention(q, k, x @ w_v), atol=1e-11)
+    np.testing.assert_allclose(run(head, x), att.attention(q, k, x @ w_v, att.causal_mask(n)), atol=1e-11)
 
 
 def model64(position: str, n_heads: int = 2, n_positions=None, n_layers: int = 1) -> TinyModel:
