@@ -56,12 +56,6 @@ def test_ntk_aware_keeps_the_fastest_hand_and_divides_the_slowest_by_exactly_the
     np.testing.assert_allclose(ratio, [s ** (-2 * j / (d - 2)) for j in range(d // 2)], rtol=1e-12)
 
 
-@given(d=even_d, times=st.floats(1.0, 32.0), b=base)
-def test_dynamic_ntk_beyond_the_context_is_ntk_with_factor_length_over_context(d, times, b):
-    new_base = b * times ** (d / (d - 2))
-    np.testing.assert_allclose(dynamic_ntk(d, times * 4096, 4096, b), ladder(d, new_base), rtol=1e-12)
-
-
 def hugging_face_llama31(d, factor, low, high, context, b):
     """Llama 3.1's ladder as transformers computes it (``_compute_llama3_parameters``, in float32)."""
     config = LlamaConfig(hidden_size=4 * d, num_attention_heads=4, head_dim=d, max_position_embeddings=16 * context,
