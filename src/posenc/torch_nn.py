@@ -46,20 +46,13 @@ class LearnedPositions(nn.Module):
     def n_positions(self) -> int:
         return self.table.num_embeddings
 
-    def forward(self, positions: int | torch.Tensor) -> torch.Tensor:
-        """Rows for ``positions``: an int ``seq`` means ``0, ..., seq - 1``; a tensor of integer
-        positions gives a tensor of its shape plus ``(d_model,)``."""
-        if isinstance(positions, int):
-            positions = torch.arange(positions, device=self.table.weight.device)
-        if positions.numel():
-            last = int(positions.max())
-            if last >= self.n_positions:
-                raise IndexError(
-                    f"LearnedPositions: no row for position {last}; the table has rows 0..{self.n_positions - 1}"
-                )
-            if int(positions.min()) < 0:
-                raise IndexError(f"LearnedPositions: positions start at 0, got {int(positions.min())}")
-        return self.table(positions)
+    def forward(self, seq: int) -> torch.Tensor:
+        """The rows for positions ``0, ..., seq - 1``, shape ``(seq, d_model)``."""
+        seq = validation.integer(seq, "seq", "LearnedPositions", minimum=0)
+        if seq > self.n_positions:
+            raise IndexError(f"LearnedPositions: no row for position {seq - 1}; the table has rows "
+                             f"0..{self.n_positions - 1}")
+        return self.table(torch.arange(seq, device=self.table.weight.device))
 
 
 class SelfAttentionHead(nn.Module):
