@@ -41,19 +41,6 @@ def test_a_tiny_negative_angle_wraps_to_zero_not_to_a_full_turn():
     assert clock.wrapped_angles([-1.0], 1e-17)[0] == 0.0
 
 
-@given(a=angle, b=angle, turns=st.integers(-50, 50))
-def test_circle_distance_is_symmetric_bounded_and_blind_to_whole_turns(a, b, turns):
-    dist = float(clock.angular_distance(a, b))
-    assert 0.0 <= dist <= np.pi
-    assert dist == pytest.approx(float(clock.angular_distance(b, a)), abs=1e-12)
-    assert dist == pytest.approx(float(clock.angular_distance(a + 2 * np.pi * turns, b)), abs=1e-9)
-
-
-@given(a=angle, b=angle, c=angle)
-def test_circle_distance_obeys_the_triangle_inequality(a, b, c):
-    assert clock.angular_distance(a, c) <= clock.angular_distance(a, b) + clock.angular_distance(b, c) + 1e-9
-
-
 @given(a=angle, b=angle)
 def test_circle_distance_is_the_angle_between_the_unit_vectors(a, b):
     u, v = np.array([np.cos(a), np.sin(a)]), np.array([np.cos(b), np.sin(b)])
@@ -72,11 +59,6 @@ def test_first_near_collision_is_the_first_offset_within_tolerance(theta, tolera
         assert np.all(gaps[: first - 1] > tolerance)
 
 
-def test_the_fast_hand_nearly_repeats_after_6_then_44_then_710_positions():
-    assert [clock.first_near_collision(1.0, eps, 10_000) for eps in (0.3, 0.05, 1e-3)] == [6, 44, 710]
-    assert clock.first_near_collision(1.0, 1e-5, 10_000) is None
-
-
 @given(d=st.integers(1, 8).map(lambda h: 2 * h), n_positions=st.integers(2, 80), base=st.floats(2.0, 1e4))
 def test_min_separation_over_offsets_equals_the_minimum_over_all_pairs(d, n_positions, base):
     m, n = np.triu_indices(n_positions, 1)
@@ -93,14 +75,3 @@ def test_plane_angle_measures_the_turn_from_u_to_v(alpha, u):
     if np.linalg.norm(u) < 1e-3:
         return
     assert plane_angle(u, 2.5 * rotation_2d(alpha) @ u) == pytest.approx(alpha, abs=1e-9)
-
-
-def test_the_slowest_d64_hand_never_completes_a_turn_in_32768_tokens():
-    periods = clock.hand_periods(64)
-    assert periods[-1] > 32_768 and np.sum(periods < 32_768) == 30
-
-
-def test_one_fast_hand_confuses_positions_710_apart_but_the_whole_clock_does_not():
-    fast_alone = clock.min_separation(2, n_positions=32_768)
-    assert fast_alone.offset == 710 and fast_alone.distance < 1e-4
-    assert clock.min_separation(64, n_positions=32_768).distance > 1.5

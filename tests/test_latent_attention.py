@@ -23,30 +23,16 @@ def parts(rng, heads=2, n=5, d_nope=4, d_rope=4, d_lat=6):
             rng.standard_normal((heads, d_nope, d_lat)))
 
 
-@given(seed=seed, heads=st.integers(1, 3), n=st.integers(1, 6), d_rope=st.sampled_from([2, 4, 8]),
-       offset=st.integers(0, 3000))
-def test_mla_scores_are_the_sum_of_content_and_rotated_parts_head_by_head(seed, heads, n, d_rope, offset):
+@given(seed=seed, heads=st.integers(1, 3), n=st.integers(1, 6), d_rope=st.sampled_from([2, 4, 8]))
+def test_mla_scores_are_the_sum_of_content_and_rotated_parts_head_by_head(seed, heads, n, d_rope):
     q_nope, q_rope, latents, k_rope, w_uk = parts(np.random.default_rng(seed), heads, n, 3, d_rope, 5)
-    positions = offset + np.arange(n)
     expected = np.empty((heads, n, n))
     for h in range(heads):
         for m in range(n):
             for k in range(n):
                 key = w_uk[h] @ latents[k]  # the explicit key W_UK x_n
                 expected[h, m, k] = q_nope[h, m] @ key + q_rope[h, m] @ rope_matrix(k - m, d_rope) @ k_rope[k]
-    np.testing.assert_allclose(mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions), expected,
-                               atol=1e-10 * (1 + offset))
-
-
-def test_without_a_rotary_query_the_scores_are_the_absorbed_content_alone():
-    q_nope, q_rope, latents, k_rope, w_uk = parts(np.random.default_rng(0))
-    content = np.einsum("hmc,hcl,nl->hmn", q_nope, w_uk, latents)
-    np.testing.assert_allclose(mla_scores(q_nope, 0 * q_rope, latents, k_rope, w_uk), content, atol=1e-12)
-
-
-def test_torch_inputs_are_read_as_numbers():
-    arrays = parts(np.random.default_rng(1))
-    np.testing.assert_allclose(mla_scores(*(torch.from_numpy(a) for a in arrays)), mla_scores(*arrays), atol=1e-12)
+    np.testing.assert_allclose(mla_scores(q_nope, q_rope, latents, k_rope, w_uk), expected, atol=1e-10)
 
 
 def rotary_v2(config, x, n):  # DeepSeek-V2 turns its pairs as complex numbers: e^(i m theta_j)

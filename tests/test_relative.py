@@ -51,16 +51,6 @@ def test_t5_buckets_equal_hugging_faces(bidirectional, num_buckets, max_distance
     np.testing.assert_array_equal(ours, theirs)
 
 
-@pytest.mark.parametrize(("bidirectional", "num_buckets", "max_distance"), T5_CONFIGS)
-def test_t5_buckets_grow_with_distance_and_stop_at_max_distance(bidirectional, num_buckets, max_distance):
-    options = {"bidirectional": bidirectional, "num_buckets": num_buckets, "max_distance": max_distance}
-    behind = relative.t5_bucket(-np.arange(4 * max_distance), **options)
-    assert np.all(np.diff(behind) >= 0) and behind.min() == 0 and behind.max() < num_buckets
-    assert np.all(behind[max_distance:] == behind[-1])
-    ahead = relative.t5_bucket(np.arange(1, 100), **options)
-    assert np.all(ahead == 0) if not bidirectional else np.all(ahead >= num_buckets // 2)
-
-
 @pytest.mark.verifies("thm-transformer-xl-offset")
 @given(n=st.integers(2, 10), shift=st.integers(1, 40), seed=st.integers(0, 10_000))
 def test_transformer_xl_scores_do_not_move_with_the_tokens(n, shift, seed):

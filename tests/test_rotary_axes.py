@@ -25,7 +25,6 @@ from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
 from posenc.rotary_axes import (
     axial_rope,
-    grid_offset_deviation,
     grid_positions,
     mrope,
     mrope_axes,
@@ -76,16 +75,6 @@ def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
     assert abs(score(m, n) - formula) < tolerance and abs(score(m + shift, n + shift) - formula) < tolerance
 
 
-@given(n=st.integers(1, 20), d=even_d, f=fraction, seed=seed)
-def test_half_layout_partial_rope_on_reordered_coordinates_is_the_reordered_interleaved_one(n, d, f, seed):
-    r = int(d * f)
-    assume(r >= 2 and r % 2 == 0)
-    p = np.r_[interleaved_to_half(r), r:d]  # the r turned coordinates reordered, the rest in place
-    x = np.random.default_rng(seed).standard_normal((n, d))
-    np.testing.assert_allclose(partial_rope(x[:, p], rotary_fraction=f, layout="half"),
-                               partial_rope(x, rotary_fraction=f)[:, p], atol=1e-13 * n)
-
-
 # ---- axial (2-D) RoPE ----
 
 
@@ -98,31 +87,6 @@ def test_axial_score_is_row_rope_on_one_half_plus_column_rope_on_the_other(d, se
     by_halves = (q[0, :half] @ rope_matrix(r2 - r1, half) @ k[0, :half]
                  + q[0, half:] @ rope_matrix(c2 - c1, half) @ k[0, half:])
     assert score == pytest.approx(by_halves, abs=1e-13 * d * (1 + abs(r1) + abs(r2) + abs(c1) + abs(c2)))
-
-
-def test_the_offset_check_sees_added_absolute_positions():
-    # counterexample: a vector per patch added to q and k (absolute, like a learned 2-D table) breaks it
-    rng = np.random.default_rng(1)
-    rows, cols = grid_positions(4, 4)
-    q, k, table = rng.standard_normal(16), rng.standard_normal(16), rng.standard_normal((16, 16))
-    assert grid_offset_deviation((q + table) @ (k + table).T, rows, cols) > 0.5
-    rotated = axial_rope(np.tile(q, (16, 1)), rows, cols) @ axial_rope(np.tile(k, (16, 1)), rows, cols).T
-    assert grid_offset_deviation(rotated, rows, cols) < 1e-12
-
-
-def test_raster_order_rope_is_offset_only_too_but_confuses_offsets_that_axial_rope_keeps_apart():
-    # 1-D RoPE over the raster index r * W + c sees only dr * W + dc: (1, -1) looks like (0, W - 1)
-    width, d = 8, 16
-    rows, cols = grid_positions(2, width)
-    q, k = np.random.default_rng(2).standard_normal((2, d))
-    raster = rows * width + cols
-    tiled_q, tiled_k = np.tile(q, (2 * width, 1)), np.tile(k, (2 * width, 1))
-    s = apply_rope(tiled_q, raster) @ apply_rope(tiled_k, raster).T
-    axial = axial_rope(tiled_q, rows, cols) @ axial_rope(tiled_k, rows, cols).T
-    assert grid_offset_deviation(s, rows, cols) < 1e-12
-    # patch (0, 1) -> (1, 0) is entry [1, W]; patch (0, 0) -> (0, W - 1) is entry [0, W - 1]
-    assert s[1, width] == pytest.approx(s[0, width - 1], abs=1e-12)
-    assert abs(axial[1, width] - axial[0, width - 1]) > 1e-3
 
 
 def qwen2_vl_vision(x: np.ndarray, grid: tuple[int, int], merge: int = 2) -> tuple[np.ndarray, np.ndarray]:
@@ -233,18 +197,6 @@ def interleavable_sections(d: int):
     half = d // 2
     return st.tuples(st.integers(0, (half + 1) // 3), st.integers(0, half // 3)).filter(
         lambda hw: sum(hw) <= half).map(lambda hw: (half - hw[0] - hw[1], hw[0], hw[1]))
-
-
-@given(data=st.data(), d=st.integers(2, 64).map(lambda h: 2 * h))
-def test_each_axis_owns_as_many_pairs_as_its_section_in_either_split(data, d):
-    sections = data.draw(interleavable_sections(d))
-    for split in ("sections", "interleaved"):
-        np.testing.assert_array_equal(np.bincount(mrope_axes(sections, d, split), minlength=3), sections)
-    np.testing.assert_array_equal(mrope_axes(sections, d), np.repeat([0, 1, 2], sections))
-    pairs = np.arange(d // 2)
-    expected = np.where((pairs % 3 == 1) & (pairs < 3 * sections[1]), 1,
-                        np.where((pairs % 3 == 2) & (pairs < 3 * sections[2]), 2, 0))
-    np.testing.assert_array_equal(mrope_axes(sections, d, split="interleaved"), expected)
 
 
 def axes_of(rotary, half: int) -> np.ndarray:

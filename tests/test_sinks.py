@@ -2,7 +2,6 @@
 cache against its definition. (GPT-OSS's attention is compared in tests/ch12/test_ch12.py.)"""
 
 import numpy as np
-import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from hypothesis.extra.numpy import arrays
@@ -41,10 +40,3 @@ def test_the_cache_holds_the_first_and_the_last_tokens_at_consecutive_positions(
     expected = sorted(set(range(min(n_sink, n_tokens))) | set(range(max(n_tokens - window, 0), n_tokens)))
     assert kept.tolist() == expected
     assert positions.tolist() == list(range(len(kept)))
-
-
-def test_bad_arguments_are_refused_with_the_functions_name():
-    with pytest.raises(ValueError, match="streaming_cache: window"):
-        streaming_cache(10, 4, 0)
-    with pytest.raises(TypeError, match="sink_weights: scores"):
-        sink_weights(["a"], 0.0)

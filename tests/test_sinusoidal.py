@@ -53,12 +53,6 @@ def test_the_lecture_similarity_of_positions_12_and_13_is_reproduced(d, lecture)
     assert round(float(similarity(12, [13], d)[0] / (d / 2)), 3) == lecture
 
 
-def test_the_lectures_theta_1_is_not_rung_1_at_d_64():
-    theta = frequencies(64)
-    assert round(float(theta[1]), 3) == 0.750
-    assert int(np.argmin(np.abs(theta - 0.1))) == 8
-
-
 @given(d=small_even_d, base=bases)
 def test_ladder_runs_from_one_radian_down_by_a_fixed_factor(d, base):
     theta = frequencies(d, base)

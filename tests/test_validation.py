@@ -73,16 +73,11 @@ def test_a_students_slip_gets_the_rules_error_with_a_message_that_names_function
 @pytest.mark.parametrize(
     ("validate", "value", "error"),
     [
-        (lambda v: validation.integer(v, "n", "f"), 2.5, T),
-        (lambda v: validation.integer(v, "n", "f"), np.int64(3), None),
         (lambda v: validation.integer(v, "n", "f", minimum=1), 0, V),
         (lambda v: validation.even_dimension(v, "f"), np.int32(6), None),
-        (lambda v: validation.real(v, "x", "f"), np.float32(0.5), None),
         (lambda v: validation.real(v, "x", "f"), 1 + 0j, T),
-        (lambda v: validation.real(v, "x", "f"), np.inf, V),
         (lambda v: validation.real_array(v, "x", "f"), torch.ones(2), None),
         (lambda v: validation.real_array(v, "x", "f"), [[1, 2], [3]], V),
-        (lambda v: validation.real_array(v, "x", "f"), np.array([None]), T),
         (lambda v: validation.option(v, ("a", "b"), "mode", "f"), "b", None),
     ],
 )

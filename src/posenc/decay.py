@@ -39,19 +39,18 @@ def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarra
     return np.abs(rope_partial_sums(distances, d, base)).mean(axis=-1)
 
 
-def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20,
-                            samples: int = 256) -> tuple[np.ndarray, np.ndarray]:
+def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20) -> tuple[np.ndarray, np.ndarray]:
     r"""The mean of :func:`long_term_decay_bound` over each octave of distances :math:`[2^k, 2^{k+1})`.
 
-    Each octave is sampled at ``samples`` evenly spaced integer distances. Returns the octave edges,
+    Each octave is sampled at 256 evenly spaced integer distances. Returns the octave edges,
     shape ``(octaves + 1,)``, and the means, shape ``(octaves,)``: a smooth summary of a curve that
     oscillates too fast to read at large distances.
     """
     who = "long_term_decay_octaves"
     d, base = validation.ladder(d, base, who)
-    octaves, samples = validation.integer(octaves, "octaves", who, 1), validation.integer(samples, "samples", who, 1)
+    octaves = validation.integer(octaves, "octaves", who, 1)
     edges = 2.0 ** np.arange(octaves + 1)
-    means = [long_term_decay_bound(np.unique(np.floor(np.linspace(lo, hi, samples, endpoint=False))), d, base).mean()
+    means = [long_term_decay_bound(np.unique(np.floor(np.linspace(lo, hi, 256, endpoint=False))), d, base).mean()
              for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
     return edges, np.array(means)
 

@@ -14,7 +14,7 @@ from . import validation
 from .rotary import _rope
 
 
-def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> tuple[np.ndarray, np.ndarray]:
+def cached_decoding_scores(q: np.ndarray, k: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     r"""Scores computed as a decoder with a KV cache computes them: one token at a time.
 
     At step :math:`t` the new key is rotated at position :math:`t` and appended to the cache, where it is
@@ -24,7 +24,6 @@ def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.
     diagonal (the causal mask), and the cache ``(seq, d)``: the rotated keys as they sit there at the end.
     """
     q, k = validation.matrix(q, "q", "cached_decoding_scores"), validation.matrix(k, "k", "cached_decoding_scores")
-    base = validation.base(base, "cached_decoding_scores")
     if q.shape != k.shape or q.shape[1] % 2:
         raise ValueError(f"cached_decoding_scores: q and k must both have shape (seq, d) with d even, "
                          f"got {q.shape} and {k.shape}")
@@ -32,8 +31,8 @@ def cached_decoding_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.
     cache = np.empty((0, d))
     scores = np.full((seq, seq), -np.inf)
     for t in range(seq):
-        cache = np.vstack([cache, _rope(k[t : t + 1], [t], base)])  # the old rows stay as they are
-        scores[t, : t + 1] = cache @ _rope(q[t : t + 1], [t], base)[0] / np.sqrt(d)
+        cache = np.vstack([cache, _rope(k[t : t + 1], [t])])  # the old rows stay as they are
+        scores[t, : t + 1] = cache @ _rope(q[t : t + 1], [t])[0] / np.sqrt(d)
     return scores, cache
 
 

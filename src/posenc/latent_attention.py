@@ -20,8 +20,9 @@ from . import validation
 from .rotary import _rope
 
 
-def mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions=None, *, base: float = 10000.0) -> np.ndarray:
-    r"""The scores of multi-head latent attention in the absorbed form (unscaled, no mask).
+def mla_scores(q_nope, q_rope, latents, k_rope, w_uk) -> np.ndarray:
+    r"""The scores of multi-head latent attention in the absorbed form (unscaled, no mask), for the tokens at
+    positions :math:`0, 1, \ldots` and RoPE's ladder with base 10,000.
 
     For head :math:`h`, query position :math:`m` and key position :math:`n`,
 
@@ -44,10 +45,6 @@ def mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions=None, *, base: f
         The rotary key of each token, before rotation, shared by all heads.
     w_uk : array, shape ``(heads, d_nope, d_lat)``
         Each head's key up-projection :math:`W^{(h)}_{UK}`.
-    positions : sequence of ``seq`` numbers, optional
-        Defaults to ``0, ..., seq - 1``.
-    base : float
-        The base of the rotary ladder.
 
     Returns
     -------
@@ -65,10 +62,10 @@ def mla_scores(q_nope, q_rope, latents, k_rope, w_uk, positions=None, *, base: f
                             for a, name in ((q_nope, "q_nope"), (q_rope, "q_rope"), (w_uk, "w_uk")))
     latents, k_rope = (validation.matrix(a, name, who) for a, name in ((latents, "latents"), (k_rope, "k_rope")))
     _check_shapes(q_nope, q_rope, latents, k_rope, w_uk, who)
-    positions, base = validation.positions(positions, len(latents), who), validation.base(base, who)
+    positions = np.arange(len(latents))
     absorbed = q_nope @ w_uk  # W_UK^T q for every head and query: (heads, seq, d_lat)
     content = absorbed @ latents.T  # against the latents themselves, never decompressed into keys
-    rotary = _rope(q_rope, positions, base) @ _rope(k_rope, positions, base).T  # one shared key per token
+    rotary = _rope(q_rope, positions) @ _rope(k_rope, positions).T  # one shared key per token
     return content + rotary
 
 

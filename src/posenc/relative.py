@@ -23,16 +23,16 @@ from . import validation
 from .sinusoidal import position_vectors
 
 
-def offsets(n_queries: int, n_keys: int | None = None) -> np.ndarray:
-    """The offset matrix :math:`D_{m,n} = n - m`, shape ``(n_queries, n_keys)`` (square by default).
+def offsets(n: int) -> np.ndarray:
+    """The offset matrix :math:`D_{m,n} = n - m`, shape ``(n, n)``.
 
-    >>> offsets(2, 3)
+    >>> offsets(3)
     array([[ 0,  1,  2],
-           [-1,  0,  1]])
+           [-1,  0,  1],
+           [-2, -1,  0]])
     """
-    n_queries = validation.integer(n_queries, "n_queries", "offsets", minimum=0)
-    n_keys = n_queries if n_keys is None else validation.integer(n_keys, "n_keys", "offsets", minimum=0)
-    return np.arange(n_keys)[None, :] - np.arange(n_queries)[:, None]
+    n = validation.integer(n, "n", "offsets", minimum=0)
+    return np.arange(n)[None, :] - np.arange(n)[:, None]
 
 
 def shaw_scores(q: np.ndarray, k: np.ndarray, table: np.ndarray) -> np.ndarray:

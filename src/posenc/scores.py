@@ -13,7 +13,7 @@ import numpy as np
 from . import validation
 from .attention import softmax
 from .geometry import plane_angle, rotation_2d
-from .rotary import LAYOUTS, _rope
+from .rotary import _rope
 from .sinusoidal import position_vectors
 
 
@@ -23,13 +23,13 @@ def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
-def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0, layout: str = "interleaved") -> np.ndarray:
+def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> np.ndarray:
     """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
     who = "rope_scores"
     q, k = validation.rows_of_one_width(q, k, who)
     validation.even_dimension(q.shape[-1], who)
-    base, layout = validation.base(base, who), validation.option(layout, LAYOUTS, "layout", who)
-    return score_matrix(_rope(q, np.arange(q.shape[-2]), base, layout), _rope(k, np.arange(k.shape[-2]), base, layout))
+    base = validation.base(base, who)
+    return score_matrix(_rope(q, np.arange(q.shape[-2]), base), _rope(k, np.arange(k.shape[-2]), base))
 
 
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:

@@ -1,7 +1,8 @@
-r"""Torch modules: a learned absolute position table, one attention head (with RoPE, a rescaled RoPE ladder
+r"""Torch modules: a learned absolute position table, one causal attention head (with RoPE, a rescaled RoPE ladder
 or ALiBi's bias, or with none), and a tiny model of one or more layers with a choice of position scheme, small
-enough to train in seconds. The head computes the same numbers as :func:`posenc.attention.self_attention` (and, with
-``rope=True``, as :func:`posenc.rotary.apply_rope` applied to its queries and keys).
+enough to train in seconds. The head computes the same numbers as :func:`posenc.attention.attention` with
+:func:`posenc.attention.causal_mask` (and, with ``rope=True``, with :func:`posenc.rotary.apply_rope` applied to its
+queries and keys).
 
 A learned table :math:`P \in \mathbb{R}^{N\times d}` adds row :math:`p` to the token at position :math:`p`; the loss
 of a sequence of length :math:`L` reads rows :math:`0, \ldots, L-1` only, so
@@ -45,25 +46,19 @@ class LearnedPositions(nn.Module):
     def n_positions(self) -> int:
         return self.table.num_embeddings
 
-    def forward(self, positions: int | torch.Tensor) -> torch.Tensor:
-        """Rows for ``positions``: an int ``seq`` means ``0, ..., seq - 1``; a tensor of integer
-        positions gives a tensor of its shape plus ``(d_model,)``."""
-        if isinstance(positions, int):
-            positions = torch.arange(positions, device=self.table.weight.device)
-        if positions.numel():
-            last = int(positions.max())
-            if last >= self.n_positions:
-                raise IndexError(
-                    f"LearnedPositions: no row for position {last}; the table has rows 0..{self.n_positions - 1}"
-                )
-            if int(positions.min()) < 0:
-                raise IndexError(f"LearnedPositions: positions start at 0, got {int(positions.min())}")
-        return self.table(positions)
+    def forward(self, seq: int) -> torch.Tensor:
+        """The rows for positions ``0, ..., seq - 1``, shape ``(seq, d_model)``."""
+        seq = validation.integer(seq, "seq", "LearnedPositions", minimum=0)
+        if seq > self.n_positions:
+            raise IndexError(f"LearnedPositions: no row for position {seq - 1}; the table has rows "
+                             f"0..{self.n_positions - 1}")
+        return self.table(torch.arange(seq, device=self.table.weight.device))
 
 
 class SelfAttentionHead(nn.Module):
-    r"""One head of self-attention, :math:`\operatorname{softmax}(QK^\top/\sqrt{d})V` with
-    :math:`Q = XW_Q`, :math:`K = XW_K`, :math:`V = XW_V` (no biases).
+    r"""One head of causal self-attention, :math:`\operatorname{softmax}(QK^\top/\sqrt{d})V` with
+    :math:`Q = XW_Q`, :math:`K = XW_K`, :math:`V = XW_V` (no biases), query :math:`m` seeing keys
+    :math:`0, \ldots, m` only.
 
     With ``rope=True`` the queries and keys are rotated by :func:`posenc.rotary.apply_rope` before the
     scores are formed, :math:`q_m \mapsto \Theta_m q_m`, :math:`k_n \mapsto \Theta_n k_n`; setting the
@@ -71,19 +66,18 @@ class SelfAttentionHead(nn.Module):
     :mod:`posenc.scaling`) turns pair :math:`j` by :math:`m\theta'_j` instead
     (:func:`posenc.rotary.rope_with_ladder`), and ``qk_scale`` multiplies the rotated queries and keys
     (YaRN's temperature). With ``alibi_slope`` :math:`\mu` the score gets ALiBi's bias
-    :math:`-\mu|m - n|` (:func:`posenc.alibi.alibi_bias`); with ``causal=True`` query :math:`m` sees
-    keys :math:`0, \ldots, m` only.
+    :math:`-\mu|m - n|` (:func:`posenc.alibi.alibi_bias`).
     """
 
     def __init__(self, d_model: int, d_head: int, *, rope: bool = False, base: float = 10000.0,
-                 alibi_slope: float | None = None, causal: bool = False, dtype: torch.dtype | None = None):
+                 alibi_slope: float | None = None, dtype: torch.dtype | None = None):
         super().__init__()
         if rope and d_head % 2:
             raise ValueError(f"SelfAttentionHead: RoPE rotates pairs, so d_head must be even, got d_head={d_head}")
         if rope and alibi_slope is not None:
             raise ValueError("SelfAttentionHead: choose RoPE or ALiBi, not both (got rope=True and an alibi_slope)")
         self.w_q, self.w_k, self.w_v = (nn.Linear(d_model, d_head, bias=False, dtype=dtype) for _ in range(3))
-        self.rope, self.base, self.causal = rope, base, causal
+        self.rope, self.base = rope, base
         self.alibi_slope = None if alibi_slope is None else validation.real(alibi_slope, "alibi_slope",
                                                                         "SelfAttentionHead", above=0.0)
         self.frequencies, self.qk_scale = None, 1.0
@@ -98,54 +92,50 @@ class SelfAttentionHead(nn.Module):
                 linear.weight.copy_(torch.as_tensor(np.asarray(w).T))  # nn.Linear stores W^T
         return head
 
-    def forward(self, x: torch.Tensor, positions=None) -> torch.Tensor:
-        """Outputs for token vectors ``x`` of shape ``(..., seq, d_model)``, shape ``(..., seq, d_head)``.
+    def forward(self, x: torch.Tensor) -> torch.Tensor:
+        """Outputs for token vectors ``x`` of shape ``(..., seq, d_model)`` at positions ``0, ..., seq - 1``, shape
+        ``(..., seq, d_head)``."""
+        return self.weights(x) @ self.w_v(x)
 
-        ``positions`` (used with RoPE only) defaults to ``0, ..., seq - 1``.
-        """
-        return self.weights(x, positions) @ self.w_v(x)
-
-    def weights(self, x: torch.Tensor, positions=None) -> torch.Tensor:
+    def weights(self, x: torch.Tensor) -> torch.Tensor:
         r"""The attention weights for token vectors ``x`` of shape ``(..., seq, d_model)``, shape
         ``(..., seq, seq)``: row :math:`m` is :math:`\operatorname{softmax}_n(q_m^\top k_n/\sqrt{d})` after the
         rotation, the bias and the mask, and sums to 1."""
         q, k = self.w_q(x), self.w_k(x)  # (..., seq, d_head)
         if self.rope:
-            q, k = (self._rotate(t, positions) * self.qk_scale for t in (q, k))
-        return _softmax_scores(q, k, None if self.alibi_slope is None else [self.alibi_slope], self.causal)
+            q, k = (self._rotate(t) * self.qk_scale for t in (q, k))
+        return _softmax_scores(q, k, None if self.alibi_slope is None else [self.alibi_slope])
 
-    def _rotate(self, t: torch.Tensor, positions) -> torch.Tensor:
+    def _rotate(self, t: torch.Tensor) -> torch.Tensor:
         if self.frequencies is None:
-            return apply_rope(t, positions, base=self.base)
-        return rope_with_ladder(t, self.frequencies, positions)
+            return apply_rope(t, base=self.base)
+        return rope_with_ladder(t, self.frequencies)
 
 
-def _softmax_scores(q: torch.Tensor, k: torch.Tensor, slopes, causal: bool) -> torch.Tensor:
+def _softmax_scores(q: torch.Tensor, k: torch.Tensor, slopes) -> torch.Tensor:
     r""":math:`\operatorname{softmax}(qk^\top/\sqrt{d} + B)` for ``q``, ``k`` of shape ``(..., heads, seq, d)`` (or
     ``(..., seq, d)`` for one head), ``B`` ALiBi's bias for ``slopes`` (one per head; none when ``None``), the keys
-    after the query masked out when ``causal``."""
+    after the query masked out."""
     scores = q @ k.transpose(-1, -2) / math.sqrt(q.shape[-1])  # (..., seq, seq)
     seq = q.shape[-2]
     if slopes is not None:
         scores = scores + torch.as_tensor(alibi_bias(seq, slopes), dtype=scores.dtype).squeeze(0)
-    if causal:
-        allowed = torch.ones(seq, seq, dtype=torch.bool, device=q.device).tril()
-        scores = scores.masked_fill(~allowed, float("-inf"))
-    return torch.softmax(scores, dim=-1)
+    allowed = torch.ones(seq, seq, dtype=torch.bool, device=q.device).tril()
+    return torch.softmax(scores.masked_fill(~allowed, float("-inf")), dim=-1)
 
 
 def _layer(layer: nn.ModuleList, x: torch.Tensor) -> torch.Tensor:
     """``torch.cat([head(x) for head in layer], dim=-1)`` with every head of the layer computed at once: one
     projection, rotation, softmax and product for all of them, a few times faster to train than head by head.
-    The heads of a :class:`TinyModel` layer share their rotation (base or ladder, and ``qk_scale``) and their
-    mask; only ALiBi's slope differs from head to head."""
+    The heads of a :class:`TinyModel` layer share their rotation (base or ladder, and ``qk_scale``); only ALiBi's
+    slope differs from head to head."""
     first, d_head = layer[0], layer[0].w_q.out_features
     weight = torch.cat([torch.cat([head.w_q.weight, head.w_k.weight, head.w_v.weight]) for head in layer])
     q, k, v = (x @ weight.T).unflatten(-1, (len(layer), 3, d_head)).movedim(-4, -3).unbind(-2)  # (..., H, seq, d)
     if first.rope:
-        q, k = (first._rotate(t, None) * first.qk_scale for t in (q, k))
+        q, k = (first._rotate(t) * first.qk_scale for t in (q, k))
     slopes = None if first.alibi_slope is None else [head.alibi_slope for head in layer]
-    return (_softmax_scores(q, k, slopes, first.causal) @ v).movedim(-3, -2).flatten(-2)
+    return (_softmax_scores(q, k, slopes) @ v).movedim(-3, -2).flatten(-2)
 
 
 class TinyModel(nn.Module):
@@ -178,19 +168,14 @@ class TinyModel(nn.Module):
         slopes = alibi_slopes(n_heads) if position == "alibi" else [None] * n_heads
         self.layers = nn.ModuleList(nn.ModuleList(
             SelfAttentionHead(d_model, d_model // n_heads, rope=position == "rope", base=base,
-                              alibi_slope=None if slope is None else float(slope), causal=True)
+                              alibi_slope=None if slope is None else float(slope))
             for slope in slopes) for _ in range(n_layers))
         self.readout = nn.Linear(d_model, vocab)
 
     @property
-    def heads(self) -> nn.ModuleList:
-        """The heads of the first layer (of the only one when ``n_layers == 1``)."""
-        return self.layers[0]
-
-    @property
     def head(self) -> SelfAttentionHead:
         """The first head of the first layer (the only one when ``n_layers == n_heads == 1``)."""
-        return self.heads[0]
+        return self.layers[0][0]
 
     def residual(self, tokens: torch.Tensor) -> list[torch.Tensor]:
         r"""The residual stream :math:`x^{(0)}, \ldots, x^{(L)}` for integer ``tokens`` of shape ``(batch, seq)``:

@@ -45,11 +45,11 @@ def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 51
     return _scale(positions, d, role, scale_base, gamma, "xpos_scale")
 
 
-def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10000.0, scale_base: float = 512.0,
+def xpos(x: np.ndarray, positions=None, *, role: str = "query", scale_base: float = 512.0,
          gamma: float = 0.4) -> np.ndarray:
     r"""xPos on queries (``role="query"``) or keys (``role="key"``): scale pair :math:`j` of the row at position
     :math:`p` by :math:`\zeta_j^{\pm p/B}` (:math:`B` = ``scale_base``), then turn it as
-    :func:`posenc.rotary.apply_rope` does. ``x`` is a float numpy array ``(..., seq, d)``, ``d`` even.
+    :func:`posenc.rotary.apply_rope` does (base 10,000). ``x`` is a float numpy array ``(..., seq, d)``, ``d`` even.
 
     >>> np.round(xpos(np.ones((1, 2)), [512.0], role="key"), 4)   # the key grows by 1/zeta_0 = 3.5
     array([[-3.7672, -3.2106]])
@@ -58,8 +58,7 @@ def xpos(x: np.ndarray, positions=None, *, role: str = "query", base: float = 10
         raise TypeError(f"xpos: x must be a numpy array, got {type(x).__name__}")
     validation.rotatable(x, "xpos")
     positions = validation.positions(positions, x.shape[-2], "xpos")
-    base = validation.base(base, "xpos")
-    return _rope(x * _scale(positions, x.shape[-1], role, scale_base, gamma, "xpos"), positions, base)
+    return _rope(x * _scale(positions, x.shape[-1], role, scale_base, gamma, "xpos"), positions)
 
 
 def _scale(positions: np.ndarray, d, role, scale_base, gamma, who: str) -> np.ndarray:

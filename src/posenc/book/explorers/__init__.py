@@ -143,7 +143,7 @@ class RopeExplorer(_Explorer):
     Both the pair's dot product and the full score :math:`(\Theta_m q)\cdot(\Theta_n k) = q^\top\Theta_{n-m}k`
     depend on the positions only through :math:`n - m`, so moving both by the same amount changes neither.
 
-    ``q`` and ``k`` default to fixed random content vectors of length ``d`` (rounded to 3 decimals).
+    ``q`` and ``k`` default to fixed random content vectors of length ``d`` (seed 2021, rounded to 3 decimals).
     """
 
     _esm = _module("rope")
@@ -151,7 +151,6 @@ class RopeExplorer(_Explorer):
     _draw_still = staticmethod(rope_still)
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
-    seed = t.Int(2021)
     q = t.List(t.Float()).tag(sync=True)
     k = t.List(t.Float()).tag(sync=True)
     m = t.Int(4).tag(sync=True)
@@ -161,7 +160,7 @@ class RopeExplorer(_Explorer):
 
     def _content(self, which: int) -> list[float]:
         """Row ``which`` of a fixed random (2, d) array: the default content of q (0) and k (1)."""
-        rng = np.random.default_rng(self.seed)
+        rng = np.random.default_rng(2021)
         return np.round(rng.standard_normal((2, self.d)), 3)[which].tolist()
 
     @t.default("q")
