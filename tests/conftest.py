@@ -13,6 +13,7 @@ import fcntl
 import os
 import re
 import subprocess
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -62,6 +63,15 @@ def page_setting(chapter: str, name: str):
               and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
     assert len(values) == 1, f"{chapter} assigns {name} {len(values)} times"
     return ast.literal_eval(values[0])
+
+
+@cache
+def soup(page: Path):
+    """A built page of the site, parsed once per test process: the tests of the site, the PDF and the plain edition
+    read the same pages, and a chapter with its typeset math takes about half a second to parse."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
 
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings
