@@ -67,16 +67,21 @@ def test_the_build_fails_on_a_failing_cell_a_broken_reference_and_an_unknown_cit
 
 CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
 GLUE_CODE = "from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"
+SOURCE = "src/posenc/value.txt"  # a file of the package the chapter reads: its outputs depend on the sources
+SOURCE_CODE = f"import time\nprint(open('../{SOURCE}').read(), 'executed-at', time.time_ns())"
 
 
 @pytest.fixture(scope="module")
 def edition_book(tmp_path_factory) -> Path:
-    """A scratch book with one chapter (a page of the plain edition) and a page linking the chapter's notebook, as
-    the exercises page links the student notebooks, committed to git, then built."""
+    """A scratch book with one chapter (a page of the plain edition, reading a file of its own ``src/posenc``) and a
+    page linking the chapter's notebook, as the exercises page links the student notebooks, committed, then built."""
     links = f"# A page\n\n{{colab}}`{CHAPTER}` {{binder}}`{CHAPTER}`\n"
-    cells = [nbformat.v4.new_code_cell(GLUE_CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
+    cells = [nbformat.v4.new_code_cell(GLUE_CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`."),
+             nbformat.v4.new_code_cell(SOURCE_CODE)]
     book = scratch_book(tmp_path_factory.mktemp("edition") / "book", cells, page=links,
                         notebook_name="chapters/01_scratch")
+    (book / SOURCE).parent.mkdir(parents=True)
+    (book / SOURCE).write_text("first-version")
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
         subprocess.run(["git", "-C", str(book), "-c", "user.name=test", "-c", "user.email=test@example.org",
                         *command], check=True)
@@ -106,27 +111,24 @@ def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edi
 
 
 @pytest.mark.build
-def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
-    """The cache follows the package the chapters import (src/posenc); what else leaves it alone (the grader, tests,
-    compiled files) is the next test's."""
-    book = tmp_path / "book"
-    package = book / "src" / "posenc"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text('VALUE = "first-version"\n')
-    code = (f"import sys, time\nsys.path.insert(0, {str(book / 'src')!r})\nimport posenc\n"
-            "print(posenc.VALUE, 'executed-at', time.time_ns())")
-    scratch_book(book, [nbformat.v4.new_code_cell(code)])
+def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp_path):
+    """The cache follows the files of the package the chapters use (src/posenc; here in a copy of the built book);
+    what else leaves it alone (the grader, tests, compiled files) is the next test's."""
+    book = shutil.copytree(edition_book, tmp_path / "book")
 
-    def build_and_read() -> str:
+    def executed() -> str:
+        return re.search(r"([a-z]+-version) executed-at (\d+)", page_text(book, "chapters/01_scratch")).group(0)
+
+    def rebuilt() -> str:
         result = build(book)
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-        return re.search(r"([a-z]+-version) executed-at (\d+)", page_text(book, "notebook")).group(0)
+        return executed()
 
-    first = build_and_read()
+    first = executed()
     assert first.startswith("first-version")
-    assert build_and_read() == first, "an unchanged book must be served from the execution cache"
-    (package / "__init__.py").write_text('VALUE = "second-version"\n')
-    assert build_and_read().startswith("second-version")
+    assert rebuilt() == first, "an unchanged book must be served from the execution cache"
+    (book / SOURCE).write_text("second-version")
+    assert rebuilt().startswith("second-version")
 
 
 def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
