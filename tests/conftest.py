@@ -24,6 +24,7 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 
 # "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
 # "fast" for `make check` (HYPOTHESIS_PROFILE=fast), the lane run on every edit.

@@ -14,14 +14,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from build_book import sources_fingerprint
-from conftest import ROOT
+from conftest import CHAPTERS, ROOT
 from course_links import Course
 
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
-
-
-def chapter_notebooks() -> list[Path]:
-    return sorted((ROOT / "chapters").glob("*.ipynb"))
 
 
 def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n",
@@ -151,14 +147,14 @@ def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(
     assert sources_fingerprint(package) == before
 
 
-@pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.name)
 def test_chapters_are_stored_without_outputs(notebook):
     """(Their first code cell is the install cell: tests/test_course_links.py.)"""
     code = [c for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip the outputs"
 
 
-@pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.name)
 def test_every_verifying_cell_is_on_its_page_with_its_output(site, notebook):
     """The cells that verify a theorem (tagged verifies-<label>) reach the reader, and show what they printed."""
     tagged = [c for c in nbformat.read(str(notebook), as_version=4).cells

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from conftest import ROOT, SITE, need, soup, toc_files
+from conftest import CHAPTERS, ROOT, SITE, need, soup, toc_files
 from pybtex.database import parse_file
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -107,7 +107,7 @@ def test_the_bibliography_lists_every_cited_work(pdf):
     text = dense(pdf_text(pdf)).casefold()
     assert "bibliography" in text
     cited = set()
-    for path in [*ROOT.glob("chapters/*.ipynb"), *ROOT.glob("appendix/*"), ROOT / "intro.md", ROOT / "glossary.md"]:
+    for path in [*CHAPTERS, *ROOT.glob("appendix/*"), ROOT / "intro.md", ROOT / "glossary.md"]:
         for keys in re.findall(r"\{cite(?::[a-z]+)?\}`([^`]+)`", path.read_text(encoding="utf-8")):
             cited.update(key.strip() for key in keys.split(","))
     entries = parse_file(ROOT / "references.bib").entries
