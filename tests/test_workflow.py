@@ -93,6 +93,8 @@ def test_publishing_pushes_the_plain_edition_with_the_script_of_make_publish():
     built = next(i for i, run in enumerate(run_lines) if re.search(r"^make book$", run, re.MULTILINE))
     pushes = [i for i, run in enumerate(run_lines) if "tools/publish_edition.py" in run]
     assert pushes and pushes[0] > built, "the edition branch must be pushed after `make book` wrote the edition"
+
+
 def test_ci_runs_both_lanes_on_every_push_and_pull_request():
     on = triggers("ci.yml")
     assert set(on) == {"push", "pull_request"} and on["push"] is None and on["pull_request"] is None, on
