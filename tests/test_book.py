@@ -62,9 +62,9 @@ def test_the_build_fails_on_a_failing_cell_a_broken_reference_and_an_unknown_cit
 
 
 CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
-GLUE_CODE = "from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"
-SOURCE = "src/posenc/value.txt"  # a file of the package the chapter reads: its outputs depend on the sources
-SOURCE_CODE = f"import time\nprint(open('../{SOURCE}').read(), 'executed-at', time.time_ns())"
+SOURCE = "src/posenc/value.txt"  # a file of the book's package that the chapter reads: its outputs depend on it
+CODE = ("import time\nfrom posenc.book.glue import glue\nglue('answer', 6 * 7)\n"
+        f"print(open('../{SOURCE}').read(), 'executed-at', time.time_ns())")
 
 
 @pytest.fixture(scope="module")
@@ -72,8 +72,7 @@ def edition_book(tmp_path_factory) -> Path:
     """A scratch book with one chapter (a page of the plain edition, reading a file of its own ``src/posenc``) and a
     page linking the chapter's notebook, as the exercises page links the student notebooks, committed, then built."""
     links = f"# A page\n\n{{colab}}`{CHAPTER}` {{binder}}`{CHAPTER}`\n"
-    cells = [nbformat.v4.new_code_cell(GLUE_CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`."),
-             nbformat.v4.new_code_cell(SOURCE_CODE)]
+    cells = [nbformat.v4.new_code_cell(CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
     book = scratch_book(tmp_path_factory.mktemp("edition") / "book", cells, page=links,
                         notebook_name="chapters/01_scratch")
     (book / SOURCE).parent.mkdir(parents=True)
