@@ -61,8 +61,8 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
     stamp.write_text(fingerprint)
 
 
-def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
-    """Execute the notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a time
+def execute_ahead(book: Path, build: Path) -> None:
+    """Execute the notebooks that the execution cache under ``build`` has no outputs for, two at a time
     (jupyter-cache's own worker), with ``_config.yml``'s timeout; the largest first, so that a long one does not
     start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
     from jupyter_cache import get_cache
@@ -79,7 +79,7 @@ def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
         cache.add_nb_to_project(notebook)
     stale = sorted(cache.list_unexecuted(filter_uris=notebooks), key=lambda record: -Path(record.uri).stat().st_size)
     jobs = [ProcessData(record.pk, record.uri, cache, execute.get("timeout", 30), False) for record in stale]
-    with multiprocessing.Pool(workers) as pool:
+    with multiprocessing.Pool(2) as pool:
         for _ in pool.imap_unordered(ExecutionWorkerLocalMProc(), jobs):
             pass
 
