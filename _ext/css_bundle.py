@@ -111,7 +111,8 @@ def may_match(selector: str, words: frozenset[str]) -> bool:
 
 
 def blocks(css: str) -> list[tuple[str, str | None]]:
-    """Top-level statements of ``css``: ``(prelude, body)`` for a block, ``(statement, None)`` for one with ``;``."""
+    """Top-level statements of ``css`` (without comments): ``(prelude, body)`` for a block, ``(statement, None)`` for
+    one with ``;``."""
     statements, start, depth, quote, i = [], 0, 0, "", 0
     body_start = 0
     while i < len(css):
@@ -123,8 +124,6 @@ def blocks(css: str) -> list[tuple[str, str | None]]:
                 quote = ""
         elif char in "\"'":
             quote = char
-        elif css.startswith("/*", i):
-            i = css.find("*/", i + 2) + 1 or len(css)
         elif char == "{":
             if depth == 0:
                 body_start = i

@@ -205,8 +205,6 @@ class Writer:
             return ""  # a script for the website (sphinx-thebe's configuration), not prose
         if isinstance(node, (nodes.target, nodes.comment, nodes.substitution_definition)):
             return ""
-        if isinstance(node, nodes.container) and not node.get("nb_element"):
-            return self.blocks_of(node.children, level)
         raise UnknownNode(f"plain edition: cannot write a {kind} node: {node.astext()[:80]!r}")
 
     def blocks_of(self, children, level: int) -> str:
@@ -264,8 +262,6 @@ class Writer:
             return f"[{self.inline(node)}]({self.link(node)})"
         if isinstance(node, (nodes.inline, nodes.caption, nodes.title)):
             return self.inline(node)
-        if isinstance(node, (nodes.target, nodes.comment)):
-            return ""
         raise UnknownNode(f"plain edition: cannot write an inline {type(node).__name__}: {node.astext()[:80]!r}")
 
 

@@ -13,6 +13,7 @@ import fcntl
 import os
 import re
 import subprocess
+from functools import cache
 from importlib import metadata
 from pathlib import Path
 
@@ -23,6 +24,7 @@ from hypothesis import settings
 
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
+CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 
 # "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
 # "fast" for `make check` (HYPOTHESIS_PROFILE=fast), the lane run on every edit.
@@ -62,6 +64,15 @@ def page_setting(chapter: str, name: str):
               and any(isinstance(target, ast.Name) and target.id == name for target in node.targets)]
     assert len(values) == 1, f"{chapter} assigns {name} {len(values)} times"
     return ast.literal_eval(values[0])
+
+
+@cache
+def soup(page: Path):
+    """A built page of the site, parsed once per test process: the tests of the site, the PDF and the plain edition
+    read the same pages, and a chapter with its typeset math takes about half a second to parse."""
+    from bs4 import BeautifulSoup
+
+    return BeautifulSoup(page.read_text(encoding="utf-8"), "html.parser")
 
 
 FIXTURE_NEEDS = {"site": "site", "pdf": "pdf", "prepared_course": "grader"}  # fixture -> the mark it brings

@@ -14,14 +14,10 @@ from pathlib import Path
 import nbformat
 import pytest
 from build_book import sources_fingerprint
-from conftest import ROOT
+from conftest import CHAPTERS, ROOT
 from course_links import Course
 
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
-
-
-def chapter_notebooks() -> list[Path]:
-    return sorted((ROOT / "chapters").glob("*.ipynb"))
 
 
 def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n",
@@ -66,17 +62,19 @@ def test_the_build_fails_on_a_failing_cell_a_broken_reference_and_an_unknown_cit
 
 
 CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
-GLUE_CODE = "from posenc.book.glue import glue\nglue('answer', 6 * 7)\nprint(6 * 9)"
+SOURCE = "src/posenc/value.txt"  # a file of the book's package that the chapter reads: its outputs depend on it
+CODE = f"import time\nprint(open('../{SOURCE}').read(), 'executed-at', time.time_ns())"
 
 
 @pytest.fixture(scope="module")
 def edition_book(tmp_path_factory) -> Path:
-    """A scratch book with one chapter (a page of the plain edition) and a page linking the chapter's notebook, as
-    the exercises page links the student notebooks, committed to git, then built."""
+    """A scratch book with one chapter (a page of the plain edition, reading a file of its own ``src/posenc``) and a
+    page linking the chapter's notebook, as the exercises page links the student notebooks, committed, then built."""
     links = f"# A page\n\n{{colab}}`{CHAPTER}` {{binder}}`{CHAPTER}`\n"
-    cells = [nbformat.v4.new_code_cell(GLUE_CODE), nbformat.v4.new_markdown_cell("The answer is {glue:text}`answer`.")]
-    book = scratch_book(tmp_path_factory.mktemp("edition") / "book", cells, page=links,
+    book = scratch_book(tmp_path_factory.mktemp("edition") / "book", [nbformat.v4.new_code_cell(CODE)], page=links,
                         notebook_name="chapters/01_scratch")
+    (book / SOURCE).parent.mkdir(parents=True)
+    (book / SOURCE).write_text("first-version")
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
         subprocess.run(["git", "-C", str(book), "-c", "user.name=test", "-c", "user.email=test@example.org",
                         *command], check=True)
@@ -87,10 +85,9 @@ def edition_book(tmp_path_factory) -> Path:
 
 @pytest.mark.build
 def test_build_writes_the_plain_edition_under_the_build_folder_and_leaves_the_source_tree_clean(edition_book):
+    """(What the edition holds, glued values and code cells: tests/test_plain_edition.py, on the book's build.)"""
     edition = edition_book / "_build" / "notebooks" / "chapters" / "01_scratch.ipynb"
     assert edition.is_file(), "the build wrote no plain edition of the chapter"
-    cells = nbformat.read(str(edition), as_version=4).cells  # its code cells: tests/test_plain_edition.py
-    assert any("The answer is 42." in c.source for c in cells if c.cell_type == "markdown"), "the glued value"
     status = subprocess.run(["git", "-C", str(edition_book), "status", "--porcelain", "--untracked-files=all"],
                             check=True, capture_output=True, text=True).stdout
     assert status == "", f"the build changed the source tree:\n{status}"
@@ -106,27 +103,24 @@ def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edi
 
 
 @pytest.mark.build
-def test_execution_cache_never_serves_outputs_of_older_sources(tmp_path):
-    """The cache follows the package the chapters import (src/posenc); what else leaves it alone (the grader, tests,
-    compiled files) is the next test's."""
-    book = tmp_path / "book"
-    package = book / "src" / "posenc"
-    package.mkdir(parents=True)
-    (package / "__init__.py").write_text('VALUE = "first-version"\n')
-    code = (f"import sys, time\nsys.path.insert(0, {str(book / 'src')!r})\nimport posenc\n"
-            "print(posenc.VALUE, 'executed-at', time.time_ns())")
-    scratch_book(book, [nbformat.v4.new_code_cell(code)])
+def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp_path):
+    """The cache follows the files of the package the chapters use (src/posenc; here in a copy of the built book);
+    what else leaves it alone (the grader, tests, compiled files) is the next test's."""
+    book = shutil.copytree(edition_book, tmp_path / "book")
 
-    def build_and_read() -> str:
+    def executed() -> str:
+        return re.search(r"([a-z]+-version) executed-at (\d+)", page_text(book, "chapters/01_scratch")).group(0)
+
+    def rebuilt() -> str:
         result = build(book)
         assert result.returncode == 0, result.stdout[-3000:] + result.stderr[-3000:]
-        return re.search(r"([a-z]+-version) executed-at (\d+)", page_text(book, "notebook")).group(0)
+        return executed()
 
-    first = build_and_read()
+    first = executed()
     assert first.startswith("first-version")
-    assert build_and_read() == first, "an unchanged book must be served from the execution cache"
-    (package / "__init__.py").write_text('VALUE = "second-version"\n')
-    assert build_and_read().startswith("second-version")
+    assert rebuilt() == first, "an unchanged book must be served from the execution cache"
+    (book / SOURCE).write_text("second-version")
+    assert rebuilt().startswith("second-version")
 
 
 def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
@@ -149,14 +143,14 @@ def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(
     assert sources_fingerprint(package) == before
 
 
-@pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.name)
 def test_chapters_are_stored_without_outputs(notebook):
     """(Their first code cell is the install cell: tests/test_course_links.py.)"""
     code = [c for c in json.loads(notebook.read_text(encoding="utf-8"))["cells"] if c["cell_type"] == "code"]
     assert all(not c.get("outputs") and c.get("execution_count") is None for c in code), "strip the outputs"
 
 
-@pytest.mark.parametrize("notebook", chapter_notebooks(), ids=lambda p: p.name)
+@pytest.mark.parametrize("notebook", CHAPTERS, ids=lambda p: p.name)
 def test_every_verifying_cell_is_on_its_page_with_its_output(site, notebook):
     """The cells that verify a theorem (tagged verifies-<label>) reach the reader, and show what they printed."""
     tagged = [c for c in nbformat.read(str(notebook), as_version=4).cells

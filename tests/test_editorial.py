@@ -7,9 +7,8 @@ import json
 import re
 
 import pytest
-from conftest import ROOT, toc_files
+from conftest import CHAPTERS, ROOT, toc_files
 
-CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
 NAMES_WITH_NUMBERS = re.compile(r"\b[A-Za-z]+\d+\b|Llama \d[\d.]*(?:(?:, | and )\d[\d.]*)*")  # bfloat16, Llama 3.1
 
 

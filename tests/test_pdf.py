@@ -12,8 +12,7 @@ from pathlib import Path
 
 import pytest
 import yaml
-from bs4 import BeautifulSoup
-from conftest import ROOT, SITE, need, toc_files
+from conftest import CHAPTERS, ROOT, SITE, need, soup, toc_files
 from pybtex.database import parse_file
 
 CONFIG = yaml.safe_load((ROOT / "_config.yml").read_text(encoding="utf-8"))
@@ -49,10 +48,6 @@ def dense(text: str) -> str:
     return re.sub(r"[\s-]+", "", text)
 
 
-def site_soup(site: Path, document: str) -> BeautifulSoup:
-    return BeautifulSoup((site / f"{document}.html").read_text(encoding="utf-8"), "html.parser")
-
-
 def test_pdf_is_named_and_titled_from_the_config(pdf):
     info = subprocess.run(["pdfinfo", str(pdf)], check=True, capture_output=True, text=True).stdout
     assert re.search(rf"^Title:\s+{re.escape(CONFIG['title'])}$", info, re.MULTILINE), info
@@ -67,7 +62,7 @@ def test_every_chapter_and_appendix_is_in_the_pdf_in_order_numbered_as_on_the_si
     text = flat(pdf_text(pdf))
     toc = yaml.safe_load((ROOT / "_toc.yml").read_text(encoding="utf-8"))
     lecture, appendices = ([entry["file"] for entry in part["chapters"]] for part in toc["parts"])
-    title = {document: site_soup(site, document).h1.get_text().strip() for document in lecture + appendices}
+    title = {document: soup(site / f"{document}.html").h1.get_text().strip() for document in lecture + appendices}
     headings = [f"Chapter {number}. {title[chapter]}" for number, chapter in enumerate(lecture, 1)]
     headings += [f"Appendix {letter}. {title[appendix]}"
                  for letter, appendix in zip("ABCDEFGHIJ", appendices[:-1], strict=False)]
@@ -91,7 +86,7 @@ def test_no_unresolved_reference_and_no_missing_glyph(pdf):
 def test_glued_numbers_are_in_the_pdf(pdf, site):
     text = dense(pdf_text(pdf))
     glued = {
-        document: [span.get_text() for span in site_soup(site, document).select("span.pasted-text")]
+        document: [span.get_text() for span in soup(site / f"{document}.html").select("span.pasted-text")]
         for document in toc_files()
     }
     assert sum(map(len, glued.values())) > 100, "the site has hardly any glued values: is it built?"
@@ -102,8 +97,7 @@ def test_glued_numbers_are_in_the_pdf(pdf, site):
 def test_theorem_figure_and_equation_numbers_match_the_site(pdf, site):
     text = flat(pdf_text(pdf))
     for document in toc_files():
-        soup = site_soup(site, document)
-        labels = [span.get_text() for span in soup.select("span.caption-number, span.eqno")]
+        labels = [span.get_text() for span in soup(site / f"{document}.html").select("span.caption-number, span.eqno")]
         numbers = {re.search(r"[A-Z][a-z.]* \d+\.\d+|\(\d+\.\d+\)", label).group() for label in labels}
         for number in sorted(numbers):
             assert number in text, f"{document}: {number!r} is on the site but not in the PDF"
@@ -113,7 +107,7 @@ def test_the_bibliography_lists_every_cited_work(pdf):
     text = dense(pdf_text(pdf)).casefold()
     assert "bibliography" in text
     cited = set()
-    for path in [*ROOT.glob("chapters/*.ipynb"), *ROOT.glob("appendix/*"), ROOT / "intro.md", ROOT / "glossary.md"]:
+    for path in [*CHAPTERS, *ROOT.glob("appendix/*"), ROOT / "intro.md", ROOT / "glossary.md"]:
         for keys in re.findall(r"\{cite(?::[a-z]+)?\}`([^`]+)`", path.read_text(encoding="utf-8")):
             cited.update(key.strip() for key in keys.split(","))
     entries = parse_file(ROOT / "references.bib").entries
@@ -126,7 +120,7 @@ def test_the_bibliography_lists_every_cited_work(pdf):
 def test_each_explorer_is_a_still_with_a_link_to_its_page(pdf, site):
     text = dense(pdf_text(pdf))
     for document in toc_files():
-        views = len(site_soup(site, document).find_all("script", type=WIDGET_VIEW))
+        views = len(soup(site / f"{document}.html").find_all("script", type=WIDGET_VIEW))
         url = dense(f"{document}.html")
         stills = len(re.findall(r"Astilloftheexplorer[^:]*:https://[^:]*?" + re.escape(url), text))
         assert stills == views, f"{document}: {views} explorers on the site, {stills} stills linking to it in the PDF"
@@ -136,5 +130,5 @@ def test_each_explorer_is_a_still_with_a_link_to_its_page(pdf, site):
 def test_the_site_links_to_the_pdf(pdf, site):
     copy = site / pdf.name
     assert copy.read_bytes() == pdf.read_bytes(), "the site's PDF is not the one just built"
-    links = [a["href"] for a in site_soup(site, "intro").find_all("a", href=True) if a["href"].endswith(".pdf")]
+    links = [a["href"] for a in soup(site / "intro.html").find_all("a", href=True) if a["href"].endswith(".pdf")]
     assert links == [pdf.name]

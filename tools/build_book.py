@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Build the book strictly, never serving notebook outputs computed with older package sources.
 
-Usage: python tools/build_book.py [BOOK_DIR]
+Usage: python tools/build_book.py [--pdf] [BOOK_DIR]
 
 Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing cell or a broken
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
@@ -12,6 +12,10 @@ Sphinx's saved environment (``.doctrees``) are emptied. Before the build, the no
 outputs for are executed into it two at a time, so that Sphinx finds them there; one that fails is left
 for the build, which executes it again and reports the failure. The HTML and the plain notebooks are
 rewritten from scratch on every build, so that a page removed from the book does not linger in them.
+
+With ``--pdf`` (``make pdf``), the PDF edition instead: the LaTeX builder and xelatex, from the same execution
+cache; the PDF is then copied into the site when one has been built (the next HTML build copies it too, and links
+to it from the intro page).
 """
 
 from __future__ import annotations
@@ -57,8 +61,8 @@ def invalidate_stale_cache(book: Path, build: Path) -> None:
     stamp.write_text(fingerprint)
 
 
-def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
-    """Execute the notebooks that the execution cache under ``build`` has no outputs for, ``workers`` at a time
+def execute_ahead(book: Path, build: Path) -> None:
+    """Execute the notebooks that the execution cache under ``build`` has no outputs for, two at a time
     (jupyter-cache's own worker), with ``_config.yml``'s timeout; the largest first, so that a long one does not
     start last and finish alone. Does nothing unless the book executes notebooks through the cache."""
     from jupyter_cache import get_cache
@@ -75,27 +79,51 @@ def execute_ahead(book: Path, build: Path, workers: int = 2) -> None:
         cache.add_nb_to_project(notebook)
     stale = sorted(cache.list_unexecuted(filter_uris=notebooks), key=lambda record: -Path(record.uri).stat().st_size)
     jobs = [ProcessData(record.pk, record.uri, cache, execute.get("timeout", 30), False) for record in stale]
-    with multiprocessing.Pool(workers) as pool:
+    with multiprocessing.Pool(2) as pool:
         for _ in pool.imap_unordered(ExecutionWorkerLocalMProc(), jobs):
             pass
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("book", nargs="?", default=".", type=Path)
-    book = parser.parse_args().book.resolve()
-    build = book / "_build"
-    invalidate_stale_cache(book, build)
-    execute_ahead(book, build)
+def build_html(book: Path, build: Path, jupyter_book: str) -> int:
     for edition in ("html", EDITION_FOLDER):
         shutil.rmtree(build / edition, ignore_errors=True)
-    jupyter_book = Path(sys.executable).with_name("jupyter-book")
-    returncode = subprocess.call([str(jupyter_book), "build", str(book), "-W", "-n", "--keep-going"])
+    returncode = subprocess.call([jupyter_book, "build", str(book), "-W", "-n", "--keep-going"])
     if returncode:
         print(f"build_book: FAILED (exit {returncode}); see the warnings above", file=sys.stderr)
     else:
         print(f"build_book: open {build / 'html' / 'index.html'}")
     return returncode
+
+
+def build_pdf(book: Path, build: Path, jupyter_book: str) -> int:
+    latex = yaml.safe_load((book / "_config.yml").read_text(encoding="utf-8"))["latex"]
+    pdf = build / "latex" / Path(latex["latex_documents"]["targetname"]).with_suffix(".pdf").name
+    pdf.unlink(missing_ok=True)  # a failed build must not leave an older PDF behind
+    for stale in pdf.parent.glob("*.tex"):  # LaTeX's Makefile builds every .tex there, also one of an old name
+        stale.unlink()
+    returncode = subprocess.call([jupyter_book, "build", str(book), "--builder", "pdflatex", "-W", "-n",
+                                  "--keep-going"])
+    if returncode or not pdf.is_file():
+        print(f"build_book: FAILED (exit {returncode}); see the warnings above and {pdf.with_suffix('.log')}",
+              file=sys.stderr)
+        return returncode or 1
+    if (build / "html").is_dir():
+        shutil.copy2(pdf, build / "html" / pdf.name)
+    print(f"build_book: wrote {pdf} ({pdf.stat().st_size / 1e6:.1f} MB)")
+    return 0
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--pdf", action="store_true", help="build the PDF edition instead of the website")
+    parser.add_argument("book", nargs="?", default=".", type=Path)
+    args = parser.parse_args()
+    book = args.book.resolve()
+    build = book / "_build"
+    invalidate_stale_cache(book, build)
+    execute_ahead(book, build)
+    jupyter_book = str(Path(sys.executable).with_name("jupyter-book"))
+    return (build_pdf if args.pdf else build_html)(book, build, jupyter_book)
 
 
 if __name__ == "__main__":

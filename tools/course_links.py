@@ -19,7 +19,6 @@ notebook (how to save and hand in from Colab, Binder and Jupyter) and the releas
 
 from __future__ import annotations
 
-import argparse
 import json
 import re
 import sys
@@ -169,10 +168,8 @@ def stale_files(root: Path = ROOT, write: bool = False) -> list[str]:
     return stale
 
 
-def main(argv: list[str] | None = None) -> int:
-    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--root", type=Path, default=ROOT)
-    for name in stale_files(parser.parse_args(argv).root.resolve(), write=True):
+def main() -> int:
+    for name in stale_files(write=True):
         print(f"course_links: updated: {name}")
     return 0
 

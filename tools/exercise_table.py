@@ -27,10 +27,6 @@ def points(nb: nbformat.NotebookNode) -> tuple[int, int]:
     return auto, sum(c.metadata.nbgrader.get("points", 0) for c in graded if c.cell_type == "markdown")
 
 
-def _number(points: float) -> str:
-    return f"{points:g}"
-
-
 def rows(root: Path) -> list[str]:
     """One row per source notebook, in the order of the assignments (chapter ``NN`` for ``chNN_...``)."""
     lines = []
@@ -43,7 +39,7 @@ def rows(root: Path) -> list[str]:
                                     "chapter NN")
         auto, by_hand = points(nbformat.read(str(source), as_version=4))
         release = f"exercises/release/{assignment}/{source.name}"
-        lines.append(f"| {{doc}}`../chapters/{chapters[0].stem}` | {_number(auto)} + {_number(by_hand)} | "
+        lines.append(f"| {{doc}}`../chapters/{chapters[0].stem}` | {auto:g} + {by_hand:g} | "
                      f"{{colab}}`{release}` · {{binder}}`{release}` |")
     return lines
 
@@ -64,15 +60,15 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--root", type=Path, default=ROOT, help="the repository (default: this one)")
     args = parser.parse_args(argv)
     path = args.root / PAGE
-    page = path.read_text(encoding="utf-8")
-    fresh = with_table(page, rows(args.root))
+    page, table = path.read_text(encoding="utf-8"), rows(args.root)
+    fresh = with_table(page, table)
     if args.check:
         if fresh != page:
             print(f"{PAGE}: the points table differs from the notebooks; run `python tools/exercise_table.py`")
             return 1
         return 0
     path.write_text(fresh, encoding="utf-8")
-    print(f"wrote the points table of {PAGE} ({len(rows(args.root))} notebooks)")
+    print(f"wrote the points table of {PAGE} ({len(table)} notebooks)")
     return 0
 
 

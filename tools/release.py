@@ -18,6 +18,8 @@ import subprocess
 import sys
 from pathlib import Path
 
+import course_links
+
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECTS = ("pyproject.toml", "grader/pyproject.toml")
 VERSION_LINE = re.compile(r'^version = "[^"]*"', re.MULTILINE)
@@ -50,7 +52,7 @@ def set_version(root: Path, version: str) -> None:
 
 def regenerate(root: Path) -> None:
     """The committed files that name the release: install cells, CITATION.cff, exercises/release/."""
-    subprocess.run([sys.executable, str(root / "tools" / "course_links.py"), "--root", str(root)], check=True)
+    course_links.stale_files(root, write=True)
     subprocess.run([sys.executable, "-m", "posenc_grader.release", "--course", str(root / "exercises")], check=True)
 
 
