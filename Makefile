@@ -99,7 +99,7 @@ texlive:  ## install the LaTeX toolchain of `make pdf` (as root on Debian)
 	  else echo "make: no xelatex/latexmk/pdftotext/bbm.sty and not root on Debian: no PDF; its tests skip"; fi; fi
 
 pdf: setup texlive  ## build the PDF edition _build/latex/where-words-are.pdf and copy it into the site
-	@if $(HAVE_TEX); then $(PY) tools/build_pdf.py .; \
+	@if $(HAVE_TEX); then $(PY) tools/build_book.py --pdf .; \
 	else echo "make: no TeX toolchain: the PDF is not built"; [ "$$CI" != true ]; fi
 
 # The lane a contributor runs on every edit: the package's mathematics, the map of theorems to their checks, the
