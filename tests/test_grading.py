@@ -31,30 +31,23 @@ import cheats
 import nbformat
 import psutil
 import pytest
+from grading_helpers import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROTATION, SANDBOXED, printed, read, solved, write
 
 from posenc_grader import Limits, grade_class, gradescope, samples, sandbox
-from posenc_grader.course import Course, answer_files, answer_source
+from posenc_grader.course import answer_files, answer_source
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 from posenc_grader.submissions import Catalog, find_files, triage
 
 pytestmark = pytest.mark.grader
 
-ROOT = Path(__file__).resolve().parent.parent
-COURSE = Course.find(ROOT / "exercises")
 TESTS = Path(__file__).resolve().parent
-SANDBOXED = sandbox.problem() is None
 if not SANDBOXED and os.environ.get("CI") == "true":
     raise RuntimeError(f"CI=true and no grading sandbox: {sandbox.problem()}")
 needs_sandbox = pytest.mark.skipif(not SANDBOXED, reason=f"{sandbox.problem()} (`make test` installs bubblewrap "
                                                         "as root on Debian)")
 LIMITS = Limits(cell_timeout=12, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
 # (a cell that imports torch took over 5 s on a machine at load 8: the time limit must leave room for that)
-ROTATION = ("ch04_rotation", "rotation")
 CHEATS = dict(zip(COURSE.assignments(), sorted(cheats.RETURNS), strict=False))  # {assignment: kind}, every kind
-
-
-def read(kind: str, assignment: str, notebook: str) -> nbformat.NotebookNode:
-    return nbformat.read(str(COURSE.root / kind / assignment / f"{notebook}.ipynb"), as_version=4)
 
 
 def notebooks() -> list[tuple[str, str]]:
@@ -65,16 +58,9 @@ def cell_index(nb, grade_id: str) -> int:
     return next(i for i, c in enumerate(nb.cells) if c.metadata.get("nbgrader", {}).get("grade_id") == grade_id)
 
 
-def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:
-    """The rotation notebook with the model answers, some of them replaced by ``answers``."""
-    source = read("source", *ROTATION)
-    return samples.filled(read("release", *ROTATION), {**samples.solutions(source), **(answers or {})})
-
-
 def bad_submissions() -> dict[str, tuple[str, object]]:
     """``{student: (file name, notebook or raw text)}``: every way a rotation submission can go wrong."""
-    clockwise = (TESTS / "ch04" / "wrong_solutions" / "ch04_rotation" / "clockwise.py").read_text()
-    models = samples.solutions(read("source", *ROTATION))
+    models = samples.solutions(read("source"))
     bad: dict[str, tuple[str, object]] = {}
 
     def variant(student, change, answers=None, name="rotation.ipynb"):
@@ -99,7 +85,7 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
 
     def edit_tests(nb):
         nb.cells[cell_index(nb, "ch04_rotation_tests")].source = "pass"
-    variant("edited test cell", edit_tests, {"ch04_rotation": clockwise})
+    variant("edited test cell", edit_tests, {"ch04_rotation": CLOCKWISE})
     variant("infinite loop", add("while True:\n    pass"))
     variant("loop that ignores interrupts", lambda nb: None, {"ch04_rotation": (
         "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
@@ -111,16 +97,16 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     variant("patched numpy and math", add(
         "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
         "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
-        at="ch04_code_04"), {"ch04_rotation": clockwise})
+        at="ch04_code_04"), {"ch04_rotation": CLOCKWISE})
     variant("patched builtins", add(
         "import builtins\nfor name in ('abs', 'round'):\n"
-        "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": clockwise})
+        "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": CLOCKWISE})
     variant("input transformer", add(
         "get_ipython().input_transformers_post.append(lambda lines: [])", at="ch04_rotation"),
-        {"ch04_rotation": clockwise})
+        {"ch04_rotation": CLOCKWISE})
     variant("exception hook", add(
         "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)", at="ch04_rotation"),
-        {"ch04_rotation": clockwise})
+        {"ch04_rotation": CLOCKWISE})
     variant("José Müller", lambda nb: None, name="rotación (1).ipynb")
     bad["saved by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=True))
     bad["metadata stripped by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=False))
@@ -186,7 +172,6 @@ def mixed_answers() -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
 MIXED = mixed_answers()
 MARK = f"posenc-attack-{secrets.token_hex(6)}"  # in the command line of the attack's detached process
 SECRET = f"posenc-secret-{secrets.token_hex(8)}"  # in a file only its owner (root, in CI) may read
-ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
 ESCAPES = "\x1b[2J\x1b[H\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x1b]0;posenc-title\x07\x9b31mred"  # clear, clipboard
 ESCAPE_BYTES = b"\x1b[2J\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x9b31m"  # the same as the kernel writes them to fds 1, 2
 SECRET_FILES = ("/etc/shadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_rsa_key")
@@ -243,15 +228,6 @@ def tree_digest(folder: Path) -> str:
     return digest.hexdigest()
 
 
-def write(path: Path, content) -> None:
-    """Write ``content``, a notebook or raw text, to ``path``."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    if isinstance(content, str):
-        path.write_text(content, encoding="utf-8")
-    else:
-        nbformat.write(content, str(path))
-
-
 @contextlib.contextmanager
 def grader_terminal():
     """Catch what this process and its children write to stdout and stderr (file descriptors 1 and 2)
@@ -290,7 +266,7 @@ def graded(tmp_path_factory, prepared_course):
     for student, (name, content) in bad_submissions().items():
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
-    write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release", *ROTATION))
+    write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release"))
     (submissions / "only a pdf" / ROTATION[0]).mkdir(parents=True)
     (submissions / "only a pdf" / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
     server = socket.create_server(("127.0.0.1", 0))
@@ -388,12 +364,6 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assi
     page = (out / "out" / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html").read_text(
         encoding="utf-8")
     assert "returned an Anything" in page or CHEATS[assignment] in ("ndarray", "found_at_call")
-
-
-def printed(out: Path, student: str) -> str:
-    """What the code cells of ``student``'s rotation notebook printed, from its autograded notebook in ``out``."""
-    autograded = nbformat.read(str(out / INSTRUCTOR_ONLY / "autograded" / student / ROTATION[0] / "rotation.ipynb"), 4)
-    return "".join(o.get("text", "") for c in autograded.cells if c.cell_type == "code" for o in c.outputs)
 
 
 @needs_sandbox
