@@ -110,14 +110,14 @@ def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     attack.cells.append(nbformat.v4.new_code_cell(ATTACK))
     return {
         "perfect": ("My homework.ipynb", solved()),
-        "blank": (f"{NOTEBOOK}.ipynb", read("release")),
         "wrong": (f"{NOTEBOOK} (1).ipynb", solved({"ch04_rotation": CLOCKWISE})),
         "cheat": (f"{NOTEBOOK}.ipynb", cheats.submission("frames", read("source"), read("release"))),
         "attack": (f"{NOTEBOOK}.ipynb", attack),
     }
 
 
-EXPECTED = {"perfect": 6, "blank": 0, "wrong": 3, "cheat": 0, "attack": 3}  # of the 6 autograded points
+EXPECTED = {"perfect": 6, "wrong": 3, "cheat": 0, "attack": 3}  # of the 6 autograded points (a blank notebook: every
+# test cell fails, as the cheat's do; make grade grades one in test_platforms)
 
 
 # ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------
