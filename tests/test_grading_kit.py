@@ -1,4 +1,4 @@
-"""What the grading tests share: the course, its rotation notebook answered, writing submissions, reading back what
+"""What the grading tests share, no test itself: the course, its rotation notebook answered, writing submissions, what
 a graded student printed, and a stand-in for nbgrader's formgrader."""
 
 from __future__ import annotations
