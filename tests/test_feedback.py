@@ -22,7 +22,7 @@ import pytest
 from conftest import hidden_lines
 from test_grading_kit import CLOCKWISE, ROTATION, SANDBOXED, grade_by_hand, read, solved
 
-from posenc_grader import Limits, grade_class
+from posenc_grader import Limits, grade_class, refresh
 from posenc_grader.course import HIDDEN_TESTS, nbgrader_meta
 from posenc_grader.feedback import HIDDEN_NOTE, hide
 from posenc_grader.marks import Mark
@@ -119,9 +119,7 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
     steps = {"graded": snapshot(out)}
     written = points(written=True)
     grade_by_hand(out, STUDENT, {cell: most - 1 for cell, most in written.items()}, COMMENT)
-    refreshed = subprocess.run([sys.executable, "-m", "posenc_grader.refresh", str(out)], capture_output=True,
-                               text=True, timeout=300)
-    assert refreshed.returncode == 0, refreshed.stderr
+    assert refresh.main([str(out)]) == 0  # make feedback
     steps["refreshed"] = snapshot(out)
     grade()
     steps["graded again"] = snapshot(out)
