@@ -116,8 +116,7 @@ def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     }
 
 
-EXPECTED = {"perfect": 6, "wrong": 3, "cheat": 0, "attack": 3}  # of the 6 autograded points (a blank notebook: every
-# test cell fails, as the cheat's do; make grade grades one in test_platforms)
+EXPECTED = {"perfect": 6, "wrong": 3, "cheat": 0, "attack": 3}  # of 6 autograded points (a blank: as the cheat, 0)
 
 
 # ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------

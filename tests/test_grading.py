@@ -509,13 +509,11 @@ def test_the_grader_compiles_what_every_kernel_imports_before_any_kernel_starts(
 
 
 def kernels_below(pid: int) -> list[psutil.Process]:
-    """The kernels (ipykernel) that process ``pid`` is or started."""
-    found = []
+    """The kernels (ipykernel) that process ``pid`` is or started; none while a process among them cannot be read."""
     with contextlib.suppress(psutil.Error):
-        for process in [psutil.Process(pid), *psutil.Process(pid).children(recursive=True)]:
-            with contextlib.suppress(psutil.Error):
-                found += [process] if process.cmdline()[1:3] == ["-m", "ipykernel_launcher"] else []
-    return found
+        top = psutil.Process(pid)
+        return [p for p in [top, *top.children(recursive=True)] if p.cmdline()[1:3] == ["-m", "ipykernel_launcher"]]
+    return []
 
 
 def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):

@@ -21,7 +21,6 @@ ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(
 
 
 def read(kind: str, assignment: str = ROTATION[0], notebook: str = ROTATION[1]) -> nbformat.NotebookNode:
-    """A notebook of the course: ``kind`` is "source" or "release"."""
     return nbformat.read(str(COURSE.root / kind / assignment / f"{notebook}.ipynb"), as_version=4)
 
 
@@ -46,8 +45,7 @@ def printed(out: Path, student: str) -> str:
 
 
 def grade_by_hand(out: Path, student: str, scores: dict[str, float], comment: str = "") -> None:
-    """What nbgrader's formgrader does: a manual score on each written answer of the rotation notebook, a comment
-    on the first."""
+    """What nbgrader's formgrader does: manual scores on written answers of the rotation notebook, a comment on one."""
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
