@@ -28,21 +28,20 @@ import cheats  # noqa: E402 (tests/ holds the class and the harness: a folder of
 import grading  # noqa: E402 (benchmarks/grading.py, beside this file)
 import test_gradescope  # noqa: E402
 import test_grading  # noqa: E402
+from test_grading_kit import COURSE, ROTATION, read, write  # noqa: E402
 
 from posenc_grader import grade_class, gradescope  # noqa: E402
 
 
 def write_class(folder: Path, assignments: list[str]) -> None:
     """``folder/<student>/<assignment>/<notebook>``: the class described above, for ``assignments`` only."""
-    grading.make_class(test_grading.COURSE, folder, 3)
+    grading.make_class(COURSE, folder, 3)
     for assignment, notebook in test_grading.notebooks():
-        source = test_grading.read("source", assignment, notebook)
-        release = test_grading.read("release", assignment, notebook)
+        source, release = read("source", assignment, notebook), read("release", assignment, notebook)
         for kind in sorted(cheats.RETURNS):
-            test_grading.write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb",
-                               cheats.submission(kind, source, release))
+            write(folder / f"cheat-{kind}" / assignment / f"{notebook}.ipynb", cheats.submission(kind, source, release))
     for student, (name, content) in test_grading.bad_submissions().items():
-        test_grading.write(folder / student / test_grading.ROTATION[0] / name, content)
+        write(folder / student / ROTATION[0] / name, content)
     for path in folder.glob("*/*"):
         if path.name not in assignments:
             shutil.rmtree(path)
@@ -50,7 +49,7 @@ def write_class(folder: Path, assignments: list[str]) -> None:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--assignments", nargs="+", default=sorted(test_grading.COURSE.assignments()))
+    parser.add_argument("--assignments", nargs="+", default=sorted(COURSE.assignments()))
     parser.add_argument("--jobs", type=int, default=2, help="notebooks graded at a time, each way")
     args = parser.parse_args()
     if os.geteuid() != 0:
@@ -58,7 +57,7 @@ def main() -> int:
     with tempfile.TemporaryDirectory(prefix="posenc-gradescope-") as scratch:
         scratch = Path(scratch)
         started = time.monotonic()
-        zips = gradescope.build(args.assignments, scratch / "zips", course=test_grading.COURSE.root, repository=ROOT)
+        zips = gradescope.build(args.assignments, scratch / "zips", course=COURSE.root, repository=ROOT)
         images = {assignment: test_gradescope.image(path, scratch / "images" / assignment)
                   for assignment, path in zip(args.assignments, zips, strict=True)}
         building = time.monotonic() - started

@@ -20,22 +20,17 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 from conftest import hidden_lines
+from test_grading_kit import CLOCKWISE, ROTATION, SANDBOXED, grade_by_hand, read, solved
 
-from posenc_grader import Limits, grade_class, samples, sandbox
-from posenc_grader.course import HIDDEN_TESTS, Course, nbgrader_meta
+from posenc_grader import Limits, grade_class, refresh
+from posenc_grader.course import HIDDEN_TESTS, nbgrader_meta
 from posenc_grader.feedback import HIDDEN_NOTE, hide
 from posenc_grader.marks import Mark
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
 
-ROOT = Path(__file__).resolve().parent.parent
-COURSE = Course.find(ROOT / "exercises")
-ASSIGNMENT, NOTEBOOK, STUDENT = "ch04_rotation", "rotation", "Ada Lovelace"
-WRONG = "ch04_rotation"  # the answer replaced by a wrong one, whose hidden tests then fail
+(ASSIGNMENT, NOTEBOOK), STUDENT = ROTATION, "Ada Lovelace"
+WRONG = "ch04_rotation"  # the answer replaced by a wrong one (clockwise), whose hidden tests then fail
 COMMENT = "Clear proof; the last step deserves one more line."
-
-
-def read(kind: str) -> nbformat.NotebookNode:
-    return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
 
 
 def points(written: bool) -> dict[str, float]:
@@ -92,8 +87,7 @@ def test_a_mark_of_a_row_in_review_is_never_final():
 
 def submission() -> nbformat.NotebookNode:
     """Model answers except one wrong function, written answers answered, and a test cell moved above its answer."""
-    wrong = (ROOT / "tests" / "ch04" / "wrong_solutions" / WRONG / "clockwise.py").read_text()
-    nb = samples.filled(read("release"), {**samples.solutions(read("source")), WRONG: wrong})
+    nb = solved({WRONG: CLOCKWISE})
     ids = [nbgrader_meta(cell).get("grade_id") for cell in nb.cells]
     tests = nb.cells.pop(ids.index(f"{WRONG}_tests"))
     nb.cells.insert(ids.index(WRONG), tests)
@@ -108,18 +102,6 @@ def snapshot(out: Path) -> dict:
             "pages": [p.read_text(encoding="utf-8") for p in sorted((out / HAND_BACK).rglob("*.html"))]}
 
 
-def grade_by_hand(out: Path, student: str, scores: dict[str, float], comment: str = "") -> None:
-    """What nbgrader's formgrader does: a manual score on each written answer of the rotation notebook, a comment
-    on the first."""
-    from nbgrader.api import Gradebook
-
-    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:
-        for cell, score in scores.items():
-            gb.find_grade(cell, NOTEBOOK, ASSIGNMENT, student).manual_score = score
-        gb.find_comment(next(iter(scores)), NOTEBOOK, ASSIGNMENT, student).manual_comment = comment or None
-        gb.db.commit()
-
-
 @pytest.fixture(scope="module")
 def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
     """The page and the grade sheet after ``graded``, ``refreshed`` (after grading by hand) and ``graded again``."""
@@ -131,15 +113,13 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
 
     def grade() -> None:
         grade_class(submissions, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=1,
-                    progress=lambda line: None, sandboxed=sandbox.problem() is None)
+                    progress=lambda line: None, sandboxed=SANDBOXED)
 
     grade()
     steps = {"graded": snapshot(out)}
     written = points(written=True)
     grade_by_hand(out, STUDENT, {cell: most - 1 for cell, most in written.items()}, COMMENT)
-    refreshed = subprocess.run([sys.executable, "-m", "posenc_grader.refresh", str(out)], capture_output=True,
-                               text=True, timeout=300)
-    assert refreshed.returncode == 0, refreshed.stderr
+    assert refresh.main([str(out)]) == 0  # make feedback
     steps["refreshed"] = snapshot(out)
     grade()
     steps["graded again"] = snapshot(out)

@@ -25,17 +25,15 @@ import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
-from test_grading import ENV_NAME, ENV_SECRET, printed, solved, write
+from test_grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROOT, ROTATION, printed, read, solved, write
 
 from posenc_grader import gradescope, sandbox
-from posenc_grader.course import HIDDEN_TESTS, SOLUTION, Course, grade_id, nbgrader_meta, same_notebooks
+from posenc_grader.course import HIDDEN_TESTS, SOLUTION, grade_id, nbgrader_meta, same_notebooks
 from posenc_grader.records import PREPARED
 
 pytestmark = pytest.mark.grader
 
-ROOT = Path(__file__).resolve().parent.parent
-COURSE = Course.find(ROOT / "exercises")
-ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
+ASSIGNMENT, NOTEBOOK = ROTATION
 HIDDEN = f"/autograder/source/course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb"  # the hidden tests, in the container
 VENV_PYTHON = "/opt/posenc-grader/bin/python"  # where setup.sh installs, and run_autograder runs
 OUTLIVED = "posenc-outlived"  # what a process left behind by a cell would write into /tmp a second later
@@ -100,10 +98,6 @@ subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1); open('/tmp/
 """.replace("ENV_NAME", repr(ENV_NAME)).replace("HIDDEN", repr(HIDDEN)).replace("OUTLIVED", OUTLIVED)
 
 
-def read(kind: str) -> nbformat.NotebookNode:
-    return nbformat.read(str(COURSE.root / kind / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-
-
 @pytest.fixture(scope="module")
 def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     """``{student: (file name, notebook)}``: the submissions graded both ways."""
@@ -116,15 +110,13 @@ def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     attack.cells.append(nbformat.v4.new_code_cell(ATTACK))
     return {
         "perfect": ("My homework.ipynb", solved()),
-        "blank": (f"{NOTEBOOK}.ipynb", read("release")),
-        "wrong": (f"{NOTEBOOK} (1).ipynb", solved({
-            "ch04_rotation": (ROOT / "tests" / "ch04" / "wrong_solutions" / ASSIGNMENT / "clockwise.py").read_text()})),
+        "wrong": (f"{NOTEBOOK} (1).ipynb", solved({"ch04_rotation": CLOCKWISE})),
         "cheat": (f"{NOTEBOOK}.ipynb", cheats.submission("frames", read("source"), read("release"))),
         "attack": (f"{NOTEBOOK}.ipynb", attack),
     }
 
 
-EXPECTED = {"perfect": 6, "blank": 0, "wrong": 3, "cheat": 0, "attack": 3}  # of the 6 autograded points
+EXPECTED = {"perfect": 6, "wrong": 3, "cheat": 0, "attack": 3}  # of 6 autograded points (a blank: as the cheat, 0)
 
 
 # ---- the container: Gradescope's /autograder, root with Docker's capabilities, no bubblewrap inside --------------

@@ -16,21 +16,18 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_feedback import grade_by_hand
+from test_grading_kit import COURSE, ROOT, ROTATION, SANDBOXED, grade_by_hand, read
 
-from posenc_grader import Limits, grade_class, refresh, samples, sandbox
+from posenc_grader import Limits, grade_class, refresh, samples
 from posenc_grader.__main__ import main
-from posenc_grader.course import Course
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, PREPARED
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
 
-ROOT = Path(__file__).resolve().parent.parent
-COURSE = Course.find(ROOT / "exercises")
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
-ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
+ASSIGNMENT, NOTEBOOK = ROTATION
 MB = 2**20
 SAMPLE = ROOT / "grader" / "sample"
 #: The sample class, oldest upload first: (Canvas's sortable name, user id, file id, file name, answers, late).
@@ -45,10 +42,9 @@ BLACKBOARD_COLUMN = f"{ASSIGNMENT} [Total Pts: 12 Score] |5151"  # a roster's co
 
 def notebook(kind: str) -> str:
     """The rotation notebook as a student hands it in: ``perfect``, ``blank`` or with the ``first answer`` only."""
-    release = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-    models = samples.solutions(nbformat.read(str(COURSE.source(ASSIGNMENT, NOTEBOOK)), as_version=4))
+    models = samples.solutions(read("source"))
     answers = {"perfect": models, "blank": {}, "first answer": {"ch04_rotation": models["ch04_rotation"]}}[kind]
-    return nbformat.writes(samples.filled(release, answers))
+    return nbformat.writes(samples.filled(read("release"), answers))
 
 
 def lay_out(folder: Path, files: dict[str, str | bytes]) -> Path:
@@ -341,7 +337,7 @@ def graded(tmp_path_factory, prepared_course):
         shutil.copytree(prepared_course, out / PREPARED)
         said = []
         grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
-                    progress=said.append, sandboxed=sandbox.problem() is None)
+                    progress=said.append, sandboxed=SANDBOXED)
         results[platform] = (out, said)
     return results
 

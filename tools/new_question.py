@@ -1,22 +1,11 @@
 #!/usr/bin/env python3
 """Add an autograded question to an assignment, or check one: ``python tools/new_question.py ASSIGNMENT NAME [POINTS]``.
 
-Also ``make new-question ASSIGNMENT=ch03_ladder NAME=longest_wavelength POINTS=2 [ARGS="d, base=10000.0"]``. At the
-end of the assignment's source notebook it appends the four cells of a question, with nbgrader's metadata:
-
-- the question (Markdown, locked), numbered after the notebook's last ``## N.`` heading;
-- the answer cell ``<chNN>_<NAME>``: ``def NAME(ARGS)`` with its model answer between the solution markers;
-- the self-check ``<chNN>_<NAME>_check``, locked and not graded: ``check(NAME, inputs, hint=...)``, whose
-  inputs ``tools/self_checks.py`` replaces with stored values (``make exercises`` runs it);
-- the test cell ``<chNN>_<NAME>_tests``, locked and worth POINTS: the hidden tests between their markers;
-
-appends a correct answer in another form to ``tests/chNN/correct_solutions/another_form.py`` (one file a form, for
-all the assignment's questions: move it to the form it is, loops.py, float32.py, ..., or name the file after it), and
-writes ``tests/chNN/wrong_solutions/<chNN>_<NAME>/`` (two plausible mistakes), in the folder of the chapter's tests.
-Each template says TODO where the author is needed, and the test suite names every TODO left. Last, the points
-table of the exercises appendix is written again (``tools/exercise_table.py``). Nothing of ``src/posenc``
-changes. Without POINTS, it checks the question NAME once written (``tools/self_checks.py``: no TODO left, the
-self-check's values stored, each of its answers graded as the rules say).
+Also ``make new-question``. It appends the question's four cells (the question, the answer, its self-check, its test
+cell), with nbgrader's metadata, to the assignment's source notebook, and templates of its other answers to
+``tests/chNN/`` (a correct form in ``correct_solutions/another_form.py``, two mistakes), each saying TODO where the
+author is needed; then it writes the points table again. Without POINTS, it checks the question once written
+(``tools/self_checks.py``). The rules and the walk-through: appendix/instructor_guide.md, *Adding a question*.
 """
 
 from __future__ import annotations

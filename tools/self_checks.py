@@ -1,19 +1,12 @@
 #!/usr/bin/env python3
 """Store the self-checks' values and check each question: ``python tools/self_checks.py [ASSIGNMENT ...]``.
 
-A self-check is the locked, ungraded cell ``<answer>_check`` under an answer: one call
-``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This tool writes ``stored`` from what the
-instructor keeps out of the students' sight: the model answer (the answer cell of the source notebook) and the
-listed mistakes (``tests/chNN/wrong_solutions/<answer>/*.py``, each docstring ``what is wrong. Hint: a hint``). The
-inputs are those stored already, or, for a new question, the argument tuples the author writes in place of
-``stored`` (a list, or a function of a seeded random generator ``rng`` that makes one). It refuses a question
-whose inputs are missing.
-
-Then it checks every question of the assignments against the guide's rules with each of its answers
-(:func:`problems`: the model answer, the other correct forms and the listed mistakes, graded as the grader grades
-them), and names every rule broken: a model answer that fails its own self-check, inputs that do not tell a listed
-mistake from the others. ``make exercises`` runs it, ``make new-question`` for one question, and
-``tests/test_exercises.py`` calls :func:`problems` for every question. While a TODO of ``make new-question``'s
+A self-check, ``<answer>_check``, is one call ``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This
+tool writes ``stored`` from the model answer and the listed mistakes (``tests/chNN/wrong_solutions/<answer>/*.py``,
+each docstring ``what is wrong. Hint: a hint``), on the inputs stored already or, for a new question, those the
+author wrote in their place. Then it checks every question with each of its answers (:func:`problems`) and names
+every rule of the instructor guide (*Adding a question*) that one breaks. ``make exercises`` and ``make
+new-question`` run it; ``tests/test_exercises.py`` calls :func:`problems`. While a TODO of ``make new-question``'s
 templates is left anywhere in the course, it refuses to run and names each one.
 """
 

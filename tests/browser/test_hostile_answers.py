@@ -21,15 +21,14 @@ from pathlib import Path
 
 import nbformat
 import pytest
+from test_grading_kit import ROTATION, SANDBOXED, read, solved
 
-from posenc_grader import Limits, grade_class, samples, sandbox
-from posenc_grader.course import Course
+from posenc_grader import Limits, grade_class, samples
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED, ClassRecord
 
-from .harness import CHROMIUM, ROOT, SiteServer, launch
+from .harness import CHROMIUM, SiteServer, launch
 
-COURSE = Course.find(ROOT / "exercises")
-ASSIGNMENT, NOTEBOOK = "ch04_rotation", "rotation"
+ASSIGNMENT, NOTEBOOK = ROTATION
 GOOD, BAD = "Ben Benign", "Mallory"
 RUN = "window.__pwned=(window.__pwned||0)+1"
 HIDDEN_TEXT = "THIS-TEXT-MUST-STAY-VISIBLE"
@@ -93,15 +92,13 @@ def graded(tmp_path_factory, prepared_course):
     root = tmp_path_factory.mktemp("hostile")
     out, submissions, pages = root / "out", root / "submissions", root / "pages"
     shutil.copytree(prepared_course, out / PREPARED)
-    source = nbformat.read(str(COURSE.source(ASSIGNMENT, NOTEBOOK)), as_version=4)
-    release = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
-    answers = samples.solutions(source)
-    written = [cell for cell in answers if cell not in samples.autograded_answers(source)]
-    for student, nb in ((GOOD, samples.filled(release, answers)), (BAD, hostile(release, written))):
+    source = read("source")
+    written = [cell for cell in samples.solutions(source) if cell not in samples.autograded_answers(source)]
+    for student, nb in ((GOOD, solved()), (BAD, hostile(read("release"), written))):
         (submissions / student / ASSIGNMENT).mkdir(parents=True)
         nbformat.write(nb, str(submissions / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
     grade_class(submissions, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=1,
-                progress=lambda line: None, sandboxed=sandbox.problem() is None)
+                progress=lambda line: None, sandboxed=SANDBOXED)
     pages.mkdir()
     for student, name in ((GOOD, "good"), (BAD, "bad")):
         autograded = out / INSTRUCTOR_ONLY / "autograded" / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
@@ -182,8 +179,7 @@ def test_the_formgraders_files_hold_only_inert_markup_and_ordinary_answers_keep_
         assert not [text for text in shown if "onerror" in text or "<script" in text or "javascript:" in text], kind
     good = nbformat.read(str(out / INSTRUCTOR_ONLY / "autograded" / GOOD / ASSIGNMENT / f"{NOTEBOOK}.ipynb"),
                          as_version=4)
-    source = nbformat.read(str(COURSE.source(ASSIGNMENT, NOTEBOOK)), as_version=4)
-    answers = samples.solutions(source)
+    answers = samples.solutions(read("source"))
     kept = [c.source for c in good.cells if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get(
         "grade_id") in graded["written"]]
     assert kept == [answers[cell] for cell in graded["written"]]  # math, Markdown, all as written

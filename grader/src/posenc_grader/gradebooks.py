@@ -1,22 +1,11 @@
-"""Grades and feedback in the forms the platforms take back: a gradebook CSV per platform, feedback zips.
+"""Grades and feedback in the forms the platforms take back, as the instructor guide tells (*Back to the platform*).
 
-``OUT/<platform>/gradebook.csv`` holds a row per student placed or on the roster and a column per assignment,
-named as the roster names the platform's own column, else as the assignment;
-``OUT/hand_back/<platform>/feedback-<assignment>.zip`` holds the feedback pages. The forms, from each platform's
-import code:
-
-- Canvas (canvas-lms ``GradebookImporter``): ``Student``, ``ID`` (the user id, by which a student is found),
-  ``SIS User ID``, ``SIS Login ID``, ``Section``, the assignments, and a ``Points Possible`` row; the zip is for
-  "Re-upload submissions", each page named with the prefix of the file that was graded;
-- Moodle (``gradeimport_csv``): ``Full name``, ``ID number``, ``Email address`` (from the roster: the download
-  has neither), then a grade and a feedback column per assignment; the zip is for "Upload multiple feedback
-  files in a zip", in folders named as the download's were;
-- Blackboard (the Grade Center's upload): every field quoted, students found by ``Username``.
-
-A cell holds a score only once it is final (a notebook not handed in counts 0); it is empty, which these imports
-read as "no grade", while written answers await grading by hand or the row needs a person, and Moodle's feedback
-column says why. ``make feedback`` (:mod:`~posenc_grader.refresh`) writes them again after grading by hand.
-Gradescope takes no gradebook file: its scores come from its own autograder.
+``OUT/<platform>/gradebook.csv`` holds a row per student placed or on the roster and a column per assignment, named
+as the roster names the platform's own column, else as the assignment; ``OUT/hand_back/<platform>/`` holds a zip of
+feedback pages per assignment. The forms follow each platform's import code: Canvas's
+``GradebookImporter`` (and "Re-upload submissions", which finds a page by the prefix of the file graded), Moodle's
+``gradeimport_csv`` (and "Upload multiple feedback files in a zip"), Blackboard's Grade Center upload. A cell holds
+a score only once it is final (:attr:`posenc_grader.marks.Mark.cell`; a notebook not handed in counts 0).
 """
 
 from __future__ import annotations

@@ -1,19 +1,12 @@
 """Gradescope's autograder for the exercises: ``python -m posenc_grader.gradescope ASSIGNMENT... --out DIR``.
 
-Gradescope builds a Docker image once from an autograder zip (``setup.sh`` at its root runs as root, the zip
-unpacked in ``/autograder/source``); for each submission it starts a fresh container with the student's files in
-``/autograder/submission``, runs ``/autograder/run_autograder`` as root, and reads
-``/autograder/results/results.json``. :func:`build` writes one zip per assignment: the two scripts of
-``autograder/``, the grader's lock, this release's wheels, and this one assignment's source notebooks with their
-hidden tests but no model answer (:func:`without_model_answers`).
-
-:func:`run` grades whatever notebooks the student handed in, under any names, with
-:func:`posenc_grader.grade_class`, as ``make grade`` does, after closing ``/autograder`` to every user but root:
-the kernel of the in-container sandbox (:mod:`posenc_grader.sandbox`) shares the container's file system.
-``results.json`` holds a test per graded cell with the error's type and message (never a traceback, which would
-quote a hidden test). A written answer is a test worth 0 of 0 that says its points: Gradescope grades it by hand
-in the outline, and its points in the autograder's maximum would be counted twice. The grader's own output goes
-to stdout, which only instructors see.
+What the zip holds, how Gradescope runs it and what students see: the instructor guide, *Grading on Gradescope*.
+:func:`build` writes one zip per assignment (its source notebooks without model answers:
+:func:`without_model_answers`). :func:`run`, what ``run_autograder`` runs as root in each container, closes
+``/autograder`` to every other user (the kernel of the in-container sandbox, :mod:`posenc_grader.sandbox`, shares
+its file system), grades with :func:`posenc_grader.grade_class` and writes ``results.json``: a test per graded cell
+with the error's type and message, never a traceback (which would quote a hidden test), and a written answer as a
+test worth 0 of 0 (graded by hand in the outline; in the autograder's maximum its points would count twice).
 
 Sources, from Gradescope's autograder documentation (gradescope-autograders.readthedocs.io, kept in the
 repository gradescope/autograder_samples, ``docs/``):
