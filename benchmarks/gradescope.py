@@ -28,7 +28,7 @@ import cheats  # noqa: E402 (tests/ holds the class and the harness: a folder of
 import grading  # noqa: E402 (benchmarks/grading.py, beside this file)
 import test_gradescope  # noqa: E402
 import test_grading  # noqa: E402
-from test_grading_kit import COURSE, ROTATION, read, write  # noqa: E402
+from grading_kit import COURSE, ROTATION, read, write  # noqa: E402
 
 from posenc_grader import grade_class, gradescope  # noqa: E402
 

@@ -20,7 +20,7 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 from conftest import hidden_lines
-from test_grading_kit import CLOCKWISE, ROTATION, SANDBOXED, grade_by_hand, read, solved
+from grading_kit import CLOCKWISE, ROTATION, SANDBOXED, grade_by_hand, read, solved
 
 from posenc_grader import Limits, grade_class, refresh
 from posenc_grader.course import HIDDEN_TESTS, nbgrader_meta

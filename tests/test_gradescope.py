@@ -25,7 +25,7 @@ import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
-from test_grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROOT, ROTATION, printed, read, solved, write
+from grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROOT, ROTATION, printed, read, solved, write
 
 from posenc_grader import gradescope, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, grade_id, nbgrader_meta, same_notebooks

@@ -31,7 +31,7 @@ import cheats
 import nbformat
 import psutil
 import pytest
-from test_grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROTATION, SANDBOXED, printed, read, solved, write
+from grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROTATION, SANDBOXED, printed, read, solved, write
 
 from posenc_grader import Limits, grade_class, gradescope, samples, sandbox
 from posenc_grader.course import answer_files, answer_source

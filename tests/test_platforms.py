@@ -16,7 +16,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_grading_kit import COURSE, ROOT, ROTATION, SANDBOXED, grade_by_hand, read
+from grading_kit import COURSE, ROOT, ROTATION, SANDBOXED, grade_by_hand, read
 
 from posenc_grader import Limits, grade_class, refresh, samples
 from posenc_grader.__main__ import main

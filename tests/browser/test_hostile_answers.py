@@ -21,7 +21,7 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from test_grading_kit import ROTATION, SANDBOXED, read, solved
+from grading_kit import ROTATION, SANDBOXED, read, solved
 
 from posenc_grader import Limits, grade_class, samples
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED, ClassRecord
