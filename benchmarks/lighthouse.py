@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """Lighthouse on every chapter page of the built site, with nothing served but the site; a Markdown table.
 
-Usage: python benchmarks/lighthouse.py [--site _build/html] [--write benchmarks/results/lighthouse.md]
+Usage: python benchmarks/lighthouse.py [--write benchmarks/results/lighthouse.md]
 
 Lighthouse 12 (npm, pinned in package.json) runs Debian's chromium with its mobile defaults: the page is
 loaded once, and its timings are *simulated* for a mid-range phone on a slow 4G connection (150 ms round
@@ -77,13 +77,12 @@ def markdown(rows: list[dict]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
     parser.add_argument("--write", type=Path, help="write the Markdown table here (default: print it)")
-    args = parser.parse_args()
-    if not (args.site / "index.html").is_file():
-        print(f"lighthouse: no built site at {args.site}: run `make book` first", file=sys.stderr)
+    args, site = parser.parse_args(), ROOT / "_build" / "html"
+    if not (site / "index.html").is_file():
+        print(f"lighthouse: no built site at {site}: run `make book` first", file=sys.stderr)
         return 1
-    table = markdown(measure(args.site))
+    table = markdown(measure(site))
     if args.write:
         args.write.write_text(table, encoding="utf-8")
     print(table)

@@ -18,7 +18,6 @@ from conftest import SITE, need
 from .harness import NODE_MODULES, SiteServer, launch, missing_tools, site_pages, transfer_size
 
 NO_SITE = "(no built site)"
-BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
 COLLECT_PAGE = """() => {
   const maths = [...document.querySelectorAll('.math')];
@@ -143,7 +142,6 @@ def _pages_to_visit() -> list[str]:
     return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]
 
 
-EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
 EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget state names the explorers it shows
 
 

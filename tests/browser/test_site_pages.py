@@ -9,9 +9,10 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from .conftest import BUDGET_BYTES, SITE
+from .conftest import SITE
 
 pytestmark = pytest.mark.browser
+BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
 
 def test_page_loads_without_console_errors(report):
@@ -41,9 +42,7 @@ def test_every_figure_loads_and_has_alt_text(report):
 def test_every_widget_renders(report):
     facts = report.facts
     assert facts["widgetErrors"] == 0, "a widget shows 'Error displaying widget'"
-    assert facts["explorers"] >= facts["widgetViews"] or facts["widgetViews"] == 0, (
-        f"{facts['widgetViews']} widget views on the page but only {facts['explorers']} explorers drawn"
-    )
+    assert facts["explorers"] >= facts["widgetViews"], f"{facts['widgetViews']} views, {facts['explorers']} drawn"
 
 
 def test_page_has_no_serious_or_critical_accessibility_violations(report):
