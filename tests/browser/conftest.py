@@ -181,7 +181,6 @@ class BrowserSite:
         watch(page, self.server, visit)
         page.goto(self.server.url(page_path), wait_until="load")
         page.evaluate(WAIT_FOR_PAGE)
-        page.wait_for_load_state("networkidle")
         return page, visit
 
     def report(self, page_path: str) -> PageReport:
@@ -192,6 +191,7 @@ class BrowserSite:
                 page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
                 violations = page.evaluate(RUN_AXE)
                 glossary = probe_glossary(page)  # last: it moves the pointer and the focus
+                page.wait_for_load_state("networkidle")  # the visit records every request made, late ones too
             finally:
                 page.close()
             self.reports[page_path] = PageReport(visit, facts, violations, glossary)
