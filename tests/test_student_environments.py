@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path
 
 import course_links
@@ -42,16 +43,18 @@ STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwri
 
 def environment(folder: Path, requirements: list[str]) -> Path:
     """The python of a venv at ``folder`` with ``requirements`` (and ipykernel) installed; made only when
-    ``folder`` does not hold one made from the same lines. Installed without byte-compiling (as the Makefile's
-    locks): a module is compiled when a kernel first imports it."""
-    lines = [*requirements, "ipykernel"]
+    ``folder`` does not hold one made from the same lines. Installed as the Makefile installs its locks: by the pip
+    it pins (the tests' own, which installs itself too), not the slower one venv brings, without byte-compiling (a
+    module is compiled when a kernel first imports it)."""
+    lines = [f"pip=={metadata.version('pip')}", *requirements, "ipykernel"]
     stamp = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     python = folder / "bin" / "python"
     if (folder / ".requirements.sha256").is_file() and (folder / ".requirements.sha256").read_text() == stamp:
         return python
     shutil.rmtree(folder, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *lines], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile", *lines],
+                   check=True)
     (folder / ".requirements.sha256").write_text(stamp)
     return python
 

@@ -58,11 +58,15 @@ RUN_AXE = """async () => {
 
 @dataclass
 class Visit:
+    """What a tab recorded on a page; a page's report adds what its checks found."""
     rel: str
     console_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
     failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
     site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
+    facts: dict = field(default_factory=dict)  # COLLECT_PAGE's
+    violations: list[dict] = field(default_factory=list)  # axe-core's
+    glossary: dict | None = None  # what the page's first glossary term did (probe_glossary), None without one
 
 
 def watch(page, server: SiteServer, visit: Visit) -> None:
@@ -105,14 +109,6 @@ WAIT_FOR_PAGE = """async () => {
   }
   return views;
 }"""
-
-
-@dataclass
-class PageReport:
-    visit: Visit
-    facts: dict
-    violations: list[dict]
-    glossary: dict | None  # what the page's first glossary term did (probe_glossary), None without one
 
 
 def probe_glossary(page) -> dict | None:
@@ -161,7 +157,7 @@ class BrowserSite:
         self.server = server
         self.context = context
         self.visits: list[Visit] = []
-        self.reports: dict[str, PageReport] = {}
+        self.reports: dict[str, Visit] = {}
         context.route("**/*", self.route)
 
     def route(self, route) -> None:
@@ -183,18 +179,18 @@ class BrowserSite:
         page.evaluate(WAIT_FOR_PAGE)
         return page, visit
 
-    def report(self, page_path: str) -> PageReport:
+    def report(self, page_path: str) -> Visit:
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:
-                facts = page.evaluate(COLLECT_PAGE)
+                visit.facts = page.evaluate(COLLECT_PAGE)
                 page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
-                violations = page.evaluate(RUN_AXE)
-                glossary = probe_glossary(page)  # last: it moves the pointer and the focus
+                visit.violations = page.evaluate(RUN_AXE)
+                visit.glossary = probe_glossary(page)  # last: it moves the pointer and the focus
                 page.wait_for_load_state("networkidle")  # the visit records every request made, late ones too
             finally:
                 page.close()
-            self.reports[page_path] = PageReport(visit, facts, violations, glossary)
+            self.reports[page_path] = visit  # only a visit whose checks all ran
         return self.reports[page_path]
 
 
@@ -206,17 +202,11 @@ def browser_site(site):
     need(not missing, "browser tests need: " + "; ".join(missing))
     from playwright.sync_api import sync_playwright
 
-    with SiteServer(site) as server, sync_playwright() as playwright:
-        browser = launch(playwright)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-        session = BrowserSite(server, context)
-        try:
-            yield session
-        finally:
-            context.close()
-            browser.close()
+    with SiteServer(site) as server, sync_playwright() as playwright:  # leaving playwright ends its chromium
+        context = launch(playwright).new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+        yield BrowserSite(server, context)
 
 
 @pytest.fixture
-def report(browser_site, page_path) -> PageReport:
+def report(browser_site, page_path) -> Visit:
     return browser_site.report(page_path)
