@@ -38,14 +38,15 @@ COLLECT_PAGE = """() => {
 
 RUN_AXE = """async () => {
   // A code block's tokens of one colour and font, side by side, have one contrast: axe's colour-contrast rule (most
-  // of its time) checks the first with a letter or digit (text it does not skip) and marks the others as twins.
+  // of its time) checks one that it reads in full (two letters or digits, within the block's width), not the twins.
   const seen = new Map();
   for (const el of document.querySelectorAll('pre *')) {
-    const style = getComputedStyle(el), own = [...el.childNodes].filter((n) => n.nodeType === 3);
+    const style = getComputedStyle(el), box = el.getBoundingClientRect(), pre = el.closest('pre').getClientRects()[0];
     const key = [style.color, style.backgroundColor, style.font, style.opacity, style.textShadow].join();
     const keys = seen.get(el.parentElement) ?? seen.set(el.parentElement, new Set()).get(el.parentElement);
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('');
     if (keys.has(key)) el.dataset.twin = '';
-    else if (own.some((n) => /[A-Za-z0-9]/.test(n.data))) keys.add(key);
+    else if (/[A-Za-z0-9].*[A-Za-z0-9]/s.test(text) && box.left >= pre.left && box.right <= pre.right) keys.add(key);
   }
   axe.configure({rules: [{id: 'color-contrast', selector: '*:not([data-twin])'}]});
   // preload: false -- axe's CSSOM preloading resolves a stylesheet's @import against the page, not the
