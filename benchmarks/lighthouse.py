@@ -1,16 +1,14 @@
 #!/usr/bin/env python3
 """Lighthouse on every chapter page of the built site, with nothing served but the site; a Markdown table.
 
-Usage: python benchmarks/lighthouse.py [--site _build/html] [--write benchmarks/results/lighthouse.md]
+Usage: python benchmarks/lighthouse.py [--write benchmarks/results/lighthouse.md]
 
-Lighthouse 12 (npm, pinned in package.json) runs Debian's chromium with its mobile defaults: the page is
-loaded once, and its timings are *simulated* for a mid-range phone on a slow 4G connection (150 ms round
-trips, 1.6 Mbit/s, a CPU four times slower than this machine's). The site is served from 127.0.0.1 with text
-gzipped, as GitHub Pages serves it; every https request (any CDN) is blocked. Performance is a weighted
-score of first contentful paint (FCP), largest contentful paint (LCP), total blocking time (TBT),
-cumulative layout shift (CLS) and speed index (SI). The scores move a little from run to run; the table is
-one run on the machine it names. Lighthouse simulates the phone's CPU by multiplying the time each task took
-here, so a busy machine (see the load average in the table's heading) makes the scores worse than they are.
+Lighthouse's mobile defaults (tests/browser/harness.py serves the site and runs it) *simulate* a mid-range phone
+on a slow 4G connection (150 ms round trips, 1.6 Mbit/s, a CPU four times slower than this machine's). Performance
+is a weighted score of first contentful paint (FCP), largest contentful paint (LCP), total blocking time (TBT),
+cumulative layout shift (CLS) and speed index (SI). The scores move a little from run to run; the table is one run
+on the machine it names. The slow CPU is simulated by multiplying the time each task took here, so a busy machine
+(see the load average in the table's heading) makes the scores worse than they are.
 """
 
 from __future__ import annotations
@@ -77,13 +75,12 @@ def markdown(rows: list[dict]) -> str:
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--site", type=Path, default=ROOT / "_build" / "html")
     parser.add_argument("--write", type=Path, help="write the Markdown table here (default: print it)")
-    args = parser.parse_args()
-    if not (args.site / "index.html").is_file():
-        print(f"lighthouse: no built site at {args.site}: run `make book` first", file=sys.stderr)
+    args, site = parser.parse_args(), ROOT / "_build" / "html"
+    if not (site / "index.html").is_file():
+        print(f"lighthouse: no built site at {site}: run `make book` first", file=sys.stderr)
         return 1
-    table = markdown(measure(args.site))
+    table = markdown(measure(site))
     if args.write:
         args.write.write_text(table, encoding="utf-8")
     print(table)

@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+from importlib import metadata
 from pathlib import Path
 
 import course_links
@@ -42,16 +43,18 @@ STUDENT_TOOLS_ABSENT = ("jupyter-book", "sphinx", "pytest", "nbgrader", "playwri
 
 def environment(folder: Path, requirements: list[str]) -> Path:
     """The python of a venv at ``folder`` with ``requirements`` (and ipykernel) installed; made only when
-    ``folder`` does not hold one made from the same lines. Installed without byte-compiling (as the Makefile's
-    locks): a module is compiled when a kernel first imports it."""
-    lines = [*requirements, "ipykernel"]
+    ``folder`` does not hold one made from the same lines. Installed as the Makefile installs its locks: by the pip
+    it pins (the tests' own, which installs itself too), not the slower one venv brings, without byte-compiling (a
+    module is compiled when a kernel first imports it)."""
+    lines = [f"pip=={metadata.version('pip')}", *requirements, "ipykernel"]
     stamp = hashlib.sha256("\n".join(lines).encode()).hexdigest()
     python = folder / "bin" / "python"
     if (folder / ".requirements.sha256").is_file() and (folder / ".requirements.sha256").read_text() == stamp:
         return python
     shutil.rmtree(folder, ignore_errors=True)
-    subprocess.run([sys.executable, "-m", "venv", str(folder)], check=True)
-    subprocess.run([str(python), "-m", "pip", "install", "-q", "--no-compile", *lines], check=True)
+    subprocess.run([sys.executable, "-m", "venv", "--without-pip", str(folder)], check=True)
+    subprocess.run([sys.executable, "-m", "pip", "--python", str(python), "install", "-q", "--no-compile", *lines],
+                   check=True)
     (folder / ".requirements.sha256").write_text(stamp)
     return python
 
@@ -76,7 +79,9 @@ def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path) -> nb
             "argv": [str(python), "-m", "ipykernel_launcher", "-f", "{connection_file}"],
             "display_name": "student", "language": "python"}))
         manager = KernelManager(kernel_name="student", kernel_spec_manager=KernelSpecManager(kernel_dirs=[specs]))
-        NotebookClient(notebook, km=manager, timeout=600, resources={"metadata": {"path": str(cwd)}}).execute()
+        client = NotebookClient(notebook, km=manager, timeout=600, shutdown_kernel="immediate",
+                                resources={"metadata": {"path": str(cwd)}})
+        client.execute(cleanup_kc=True)  # the kernel ends with its notebook (by default one nbclient is given lives on)
     return notebook
 
 
@@ -94,7 +99,8 @@ def release_clone(folder: Path, edition: Path) -> Path:
     return folder
 
 
-def notebooks_the_buttons_open(repo: Path) -> list[tuple[str, nbformat.NotebookNode]]:
+@pytest.fixture(scope="module")
+def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
     """(name, notebook): the plain edition, and each student notebook with the model answers filled in."""
     found = [(p.relative_to(repo).as_posix(), nbformat.read(str(p), as_version=4))
              for p in sorted((repo / course_links.EDITION_FOLDER).rglob("*.ipynb"))]
@@ -161,9 +167,9 @@ def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
     assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
 
 
-def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, repo, tmp_path):
+def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, buttons_open, tmp_path):
     failed = []
-    for name, notebook in notebooks_the_buttons_open(repo):
+    for name, notebook in buttons_open:
         try:
             run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
         except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
@@ -239,8 +245,8 @@ print(json.dumps(missing))
 """
 
 
-def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binder, repo, tmp_path):
-    imports = imports_of(notebooks_the_buttons_open(repo))
+def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binder, buttons_open, tmp_path):
+    imports = imports_of(buttons_open)
     assert {"numpy", "matplotlib.pyplot", "torch", "posenc.book.explorers"} <= imports.keys()
     result = subprocess.run([str(binder), "-c", FIND_IMPORTS, json.dumps(imports)], cwd=tmp_path, check=True,
                             capture_output=True, text=True)

@@ -18,7 +18,6 @@ from conftest import SITE, need
 from .harness import NODE_MODULES, SiteServer, launch, missing_tools, site_pages, transfer_size
 
 NO_SITE = "(no built site)"
-BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
 
 COLLECT_PAGE = """() => {
   const maths = [...document.querySelectorAll('.math')];
@@ -38,6 +37,18 @@ COLLECT_PAGE = """() => {
 }"""
 
 RUN_AXE = """async () => {
+  // A code block's tokens of one colour and font, side by side, have one contrast: axe's colour-contrast rule (most
+  // of its time) checks one that it reads in full (two letters or digits, within the block's width), not the twins.
+  const seen = new Map();
+  for (const el of document.querySelectorAll('pre *')) {
+    const style = getComputedStyle(el), box = el.getBoundingClientRect(), pre = el.closest('pre').getClientRects()[0];
+    const key = [style.color, style.backgroundColor, style.font, style.opacity, style.textShadow].join();
+    const keys = seen.get(el.parentElement) ?? seen.set(el.parentElement, new Set()).get(el.parentElement);
+    const text = [...el.childNodes].filter((n) => n.nodeType === 3).map((n) => n.data).join('');
+    if (keys.has(key)) el.dataset.twin = '';
+    else if (/[A-Za-z0-9].*[A-Za-z0-9]/s.test(text) && box.left >= pre.left && box.right <= pre.right) keys.add(key);
+  }
+  axe.configure({rules: [{id: 'color-contrast', selector: '*:not([data-twin])'}]});
   // preload: false -- axe's CSSOM preloading resolves a stylesheet's @import against the page, not the
   // stylesheet, and asks the server for files that do not exist (only css-orientation-lock needs it).
   const result = await axe.run(document, {resultTypes: ['violations'], preload: false});
@@ -48,11 +59,15 @@ RUN_AXE = """async () => {
 
 @dataclass
 class Visit:
+    """What a tab recorded on a page; a page's report adds what its checks found."""
     rel: str
     console_errors: list[str] = field(default_factory=list)
     refused: list[str] = field(default_factory=list)  # requests that left the site (all refused)
     failed: list[str] = field(default_factory=list)  # same-site requests answered >= 400 or not at all
     site_files: dict[str, int] = field(default_factory=dict)  # URL path -> bytes transferred (gzip for text)
+    facts: dict = field(default_factory=dict)  # COLLECT_PAGE's
+    violations: list[dict] = field(default_factory=list)  # axe-core's
+    glossary: dict | None = None  # what the page's first glossary term did (probe_glossary), None without one
 
 
 def watch(page, server: SiteServer, visit: Visit) -> None:
@@ -97,14 +112,6 @@ WAIT_FOR_PAGE = """async () => {
 }"""
 
 
-@dataclass
-class PageReport:
-    visit: Visit
-    facts: dict
-    violations: list[dict]
-    glossary: dict | None  # what the page's first glossary term did (probe_glossary), None without one
-
-
 def probe_glossary(page) -> dict | None:
     """Rest the pointer on the page's first glossary term, move it away, focus the term, press Escape: whether
     the tooltip showed or hid at each step, and what it said. None on a page without a term."""
@@ -132,7 +139,6 @@ def _pages_to_visit() -> list[str]:
     return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]
 
 
-EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
 EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget state names the explorers it shows
 
 
@@ -152,7 +158,7 @@ class BrowserSite:
         self.server = server
         self.context = context
         self.visits: list[Visit] = []
-        self.reports: dict[str, PageReport] = {}
+        self.reports: dict[str, Visit] = {}
         context.route("**/*", self.route)
 
     def route(self, route) -> None:
@@ -172,20 +178,20 @@ class BrowserSite:
         watch(page, self.server, visit)
         page.goto(self.server.url(page_path), wait_until="load")
         page.evaluate(WAIT_FOR_PAGE)
-        page.wait_for_load_state("networkidle")
         return page, visit
 
-    def report(self, page_path: str) -> PageReport:
+    def report(self, page_path: str) -> Visit:
         if page_path not in self.reports:
             page, visit = self.open(page_path)
             try:
-                facts = page.evaluate(COLLECT_PAGE)
+                visit.facts = page.evaluate(COLLECT_PAGE)
                 page.add_script_tag(path=str(NODE_MODULES / "axe-core" / "axe.min.js"))
-                violations = page.evaluate(RUN_AXE)
-                glossary = probe_glossary(page)  # last: it moves the pointer and the focus
+                visit.violations = page.evaluate(RUN_AXE)
+                visit.glossary = probe_glossary(page)  # last: it moves the pointer and the focus
+                page.wait_for_load_state("networkidle")  # the visit records every request made, late ones too
             finally:
                 page.close()
-            self.reports[page_path] = PageReport(visit, facts, violations, glossary)
+            self.reports[page_path] = visit  # only a visit whose checks all ran
         return self.reports[page_path]
 
 
@@ -197,17 +203,11 @@ def browser_site(site):
     need(not missing, "browser tests need: " + "; ".join(missing))
     from playwright.sync_api import sync_playwright
 
-    with SiteServer(site) as server, sync_playwright() as playwright:
-        browser = launch(playwright)
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
-        session = BrowserSite(server, context)
-        try:
-            yield session
-        finally:
-            context.close()
-            browser.close()
+    with SiteServer(site) as server, sync_playwright() as playwright:  # leaving playwright ends its chromium
+        context = launch(playwright).new_context(viewport={"width": 1280, "height": 900}, reduced_motion="reduce")
+        yield BrowserSite(server, context)
 
 
 @pytest.fixture
-def report(browser_site, page_path) -> PageReport:
+def report(browser_site, page_path) -> Visit:
     return browser_site.report(page_path)

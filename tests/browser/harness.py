@@ -134,7 +134,7 @@ LIGHTHOUSE_CATEGORIES = ("performance", "accessibility", "best-practices", "seo"
 LIGHTHOUSE_BLOCKED = ("https://*", "wss://*", "ws://*")
 
 
-def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES, timeout: float = 240) -> dict:
+def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES) -> dict:
     """Lighthouse's JSON report for ``url`` with its mobile defaults (a simulated slow 4G network and a 4x
     slower CPU), in headless chromium, requests outside the site blocked; RuntimeError if it fails."""
     command = ["node", str(LIGHTHOUSE), url, "--quiet", "--output=json", "--output-path=stdout",
@@ -142,7 +142,7 @@ def run_lighthouse(url: str, categories: tuple[str, ...] = LIGHTHOUSE_CATEGORIES
                "--disable-full-page-screenshot",  # only pictures the report's elements: no audit reads it
                "--chrome-flags=--headless --no-sandbox --disable-gpu",
                *(f"--blocked-url-patterns={pattern}" for pattern in LIGHTHOUSE_BLOCKED)]
-    result = subprocess.run(command, capture_output=True, text=True, timeout=timeout,
+    result = subprocess.run(command, capture_output=True, text=True, timeout=240,
                             env={**os.environ, "CHROME_PATH": str(CHROMIUM)})
     if result.returncode or not result.stdout.strip():
         raise RuntimeError(f"lighthouse failed on {url} (exit {result.returncode}): {result.stderr[-2000:]}")

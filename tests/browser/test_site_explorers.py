@@ -17,9 +17,8 @@ import pytest
 from posenc.book.explorers import EXPLORERS
 from posenc.sinusoidal import frequencies
 
-from .conftest import EXPLORERS_PAGE
-
 pytestmark = pytest.mark.browser
+EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
 
 READOUTS = """(root) => Object.fromEntries([...root.querySelectorAll('output[data-readout]')]
   .map((o) => [o.dataset.readout, JSON.parse(o.dataset.value)]))"""
@@ -51,12 +50,12 @@ class LiveExplorer:
 
 
 @contextmanager
-def opened(browser_site, page_path: str, kind: str = ""):
-    """The explorers of ``kind`` (of every kind when ``""``) on the page ``page_path``, as drawn there."""
+def opened(browser_site, page_path: str):
+    """The explorers on the page ``page_path``, as drawn there."""
     page, visit = browser_site.open(page_path)
     try:
-        roots = page.locator(f'.posenc-explorer[data-explorer{f"={kind!r}" if kind else ""}]').all()
-        assert roots, f"no {kind} explorer rendered on {page_path}"
+        roots = page.locator(".posenc-explorer[data-explorer]").all()
+        assert roots, f"no explorer rendered on {page_path}"
         yield [LiveExplorer(page, root, root.get_attribute("data-explorer")) for root in roots]
         assert visit.console_errors == [], "console errors while using the explorers"
     finally:
@@ -108,47 +107,54 @@ def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_s
                     assert_same_numbers(live, f"{where} after {done}")
 
 
-def test_sinusoidal_similarity_curve_slides_with_the_position(browser_site):
-    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
-        live.set("position", 10)
-        curve = live.root.locator("polyline[data-values]")
-        before = np.array(json.loads(curve.get_attribute("data-values")))
-        live.press("position")
-        after = np.array(json.loads(curve.get_attribute("data-values")))
-        assert after.argmax() == before.argmax() + 1 == 11
-        np.testing.assert_allclose(after[1:], before[:-1], atol=1e-12)  # s_{p+1}(q+1) = s_p(q)
+@pytest.fixture(scope="module")
+def kinds(browser_site) -> dict[str, LiveExplorer]:
+    """The first explorer of each kind on the explorers page, opened once: each test sets what it reads first."""
+    with opened(browser_site, EXPLORERS_PAGE) as explorers:
+        yield {live.kind: live for live in reversed(explorers)}
 
 
-def test_sinusoidal_d_model_choice_redraws_the_table(browser_site):
-    with opened(browser_site, EXPLORERS_PAGE, "sinusoidal") as (live, *_):
-        live.set("dimension", 40)
-        for d_model in (16, 128, 64):
-            live.control("d_model").select_option(str(d_model))
-            assert live.state()["dimension"] <= d_model - 1
-            assert live.control("dimension").get_attribute("max") == str(d_model - 1)
-            assert live.root.locator("canvas").evaluate("(c) => c.width") % d_model == 0
+def test_sinusoidal_similarity_curve_slides_with_the_position(kinds):
+    live = kinds["sinusoidal"]
+    live.set("position", 10)
+    curve = live.root.locator("polyline[data-values]")
+    before = np.array(json.loads(curve.get_attribute("data-values")))
+    live.press("position")
+    after = np.array(json.loads(curve.get_attribute("data-values")))
+    assert after.argmax() == before.argmax() + 1 == 11
+    np.testing.assert_allclose(after[1:], before[:-1], atol=1e-12)  # s_{p+1}(q+1) = s_p(q)
 
 
-def test_rope_buttons_move_both_positions_and_stop_at_the_last(browser_site):
-    with opened(browser_site, EXPLORERS_PAGE, "rope") as (live, *_):
-        live.set("m", 4)
-        live.set("n", 1)
-        for step in (1, 5):
-            live.control(f"both+{step}").click()
-        assert (live.state()["m"], live.state()["n"]) == (10, 7)
-        live.set("m", live.state()["max_position"] - 3)
-        assert live.control("both+5").is_disabled()
-        assert live.control("both+1").is_enabled()
+def test_sinusoidal_d_model_choice_redraws_the_table(kinds):
+    live = kinds["sinusoidal"]
+    live.set("dimension", 40)
+    for d_model in (16, 128, 64):
+        live.control("d_model").select_option(str(d_model))
+        assert live.state()["dimension"] <= d_model - 1
+        assert live.control("dimension").get_attribute("max") == str(d_model - 1)
+        assert live.root.locator("canvas").evaluate("(c) => c.width") % d_model == 0
 
 
-def test_clock_marks_the_fast_hand_aliased_and_a_slow_one_not_as_posenc_finds(browser_site):
+def test_rope_buttons_move_both_positions_and_stop_at_the_last(kinds):
+    live = kinds["rope"]
+    live.set("m", 4)
+    live.set("n", 1)
+    for step in (1, 5):
+        live.control(f"both+{step}").click()
+    assert (live.state()["m"], live.state()["n"]) == (10, 7)
+    live.set("m", live.state()["max_position"] - 3)
+    assert live.control("both+5").is_disabled()
+    assert live.control("both+1").is_enabled()
+
+
+def test_clock_marks_the_fast_hand_aliased_and_a_slow_one_not_as_posenc_finds(kinds):
     """(What aliasing is, and which hands alias: tests/test_explorers.py.)"""
-    with opened(browser_site, EXPLORERS_PAGE, "clock") as (live, *_):
-        live.set("n_positions", 16)
-        live.set("position", 0)
-        state = live.state()
-        slow = int(np.argmax(frequencies(state["d"], state["base"]) * 15 < np.pi))  # 16 positions in half a turn
-        for hand, aliased in ((0, True), (slow, False)):  # hand 0: 6 radians is just short of a full turn
-            live.set("hand", hand)
-            assert live.root.get_attribute("data-aliased") == str(aliased).lower()
-            assert EXPLORERS["clock"](**live.state()).aliased is aliased
+    live = kinds["clock"]
+    live.set("n_positions", 16)
+    live.set("position", 0)
+    state = live.state()
+    slow = int(np.argmax(frequencies(state["d"], state["base"]) * 15 < np.pi))  # 16 positions in half a turn
+    for hand, aliased in ((0, True), (slow, False)):  # hand 0: 6 radians is just short of a full turn
+        live.set("hand", hand)
+        assert live.root.get_attribute("data-aliased") == str(aliased).lower()
+        assert EXPLORERS["clock"](**live.state()).aliased is aliased
