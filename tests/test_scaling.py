@@ -168,25 +168,18 @@ def test_yarn_paper_and_code_differ_inside_the_ramp():
     assert np.all(gap[low + 2:high - 1] > 0) and gap.max() > 0.01 * yarn(128, 8, 8192, 500_000.0)[low + 2]
 
 
-@given(n=st.integers(1, 10), d=st.integers(1, 6).map(lambda h: 2 * h),
-       base=st.sampled_from([100.0, 10_000.0, 500_000.0]), offset=st.integers(0, 3000), seed=st.integers(0, 1000))
-def test_rope_with_the_ordinary_ladder_is_apply_rope(n, d, base, offset, seed):
+@pytest.mark.verifies("thm-pi-scaled-positions")
+@given(n=st.integers(1, 64), d=st.integers(1, 6).map(lambda h: 2 * h), s=st.one_of(st.just(1.0), factor), b=base,
+       offset=st.integers(0, 3000), seed=st.integers(0, 1000))
+def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_the_factor(n, d, s, b, offset, seed):
+    """At factor 1 the ladder is the ordinary one, and rope_with_ladder is apply_rope; numpy or torch."""
     x = np.random.default_rng(seed).standard_normal((2, n, d))
-    positions = offset + np.arange(n)
-    expected = apply_rope(x, positions, base=base)
-    np.testing.assert_allclose(rope_with_ladder(x, frequencies(d, base), positions), expected, atol=1e-10)
-    as_torch = rope_with_ladder(torch.from_numpy(x), frequencies(d, base), positions)
+    positions, ladder = offset + np.arange(n), position_interpolation(d, s, b)
+    expected = apply_rope(x, positions / s, base=b)
+    np.testing.assert_allclose(rope_with_ladder(x, ladder, positions), expected, atol=1e-10)  # angles up to 3,064
+    as_torch = rope_with_ladder(torch.from_numpy(x), ladder, positions)
     assert isinstance(as_torch, torch.Tensor) and as_torch.dtype == torch.float64
     np.testing.assert_allclose(as_torch.numpy(), expected, atol=1e-10)
-
-
-@pytest.mark.verifies("thm-pi-scaled-positions")
-@given(d=st.integers(1, 6).map(lambda h: 2 * h), s=factor, seed=st.integers(0, 1000))
-def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_the_factor(d, s, seed):
-    x = np.random.default_rng(seed).standard_normal((64, d))
-    positions = np.arange(64.0)
-    np.testing.assert_allclose(rope_with_ladder(x, position_interpolation(d, s), positions),
-                               apply_rope(x, positions / s), atol=1e-12)  # round-off of angles up to 63 radians
 
 
 @given(d=even_d, b=base, context=st.integers(2, 100_000), data=st.data())
