@@ -182,17 +182,6 @@ def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_t
     np.testing.assert_allclose(as_torch.numpy(), expected, atol=1e-10)
 
 
-@given(d=even_d, b=base, context=st.integers(2, 100_000), data=st.data())
-def test_longrope_divides_each_hand_by_the_short_list_up_to_the_context_and_the_long_list_beyond(d, b, context, data):
-    factors = st.lists(st.floats(0.5, 100.0), min_size=d // 2, max_size=d // 2)
-    short, long = data.draw(factors), data.draw(factors)
-    theta = ladder(d, b)
-    np.testing.assert_allclose(longrope(d, short, long, context, context, b),
-                               [t / f for t, f in zip(theta, short, strict=True)], rtol=1e-13)
-    np.testing.assert_allclose(longrope(d, short, long, context + 1, context, b),
-                               [t / f for t, f in zip(theta, long, strict=True)], rtol=1e-13)
-
-
 # ---- LongRoPE against Phi-3's code in transformers, with Phi-3.5-mini's published factors (chapter 11) ----
 
 
