@@ -1,15 +1,13 @@
-"""posenc against independent references: Hugging Face transformers and Meta's complex-number form.
+"""apply_rope against independent references: Hugging Face transformers and Meta's complex-number form.
 
-Hugging Face's Llama code is the half layout most checkpoints use (``rotate_half``); its
-``ROPE_INIT_FUNCTIONS`` are the context-extension rules as models ship them (YaRN's and Llama 3.1's ramps
-against them: tests/test_scaling.py). Meta's reference code is the
-interleaved layout, written with complex numbers (``torch.polar``, ``torch.view_as_complex``). No weights
-are needed: every configuration is built in code.
+Hugging Face's Llama code is the half layout most checkpoints use (``rotate_half``); Meta's reference code is the
+interleaved layout, written with complex numbers (``torch.polar``, ``torch.view_as_complex``). No weights are needed:
+every configuration is built in code. (The context-extension ladders against transformers' ``ROPE_INIT_FUNCTIONS``:
+tests/test_scaling.py.)
 
-Tolerances. Hugging Face computes the ladder and the angles in float32: ``base ** (2j/d)`` carries a
-relative error of about ``ln(base) * 2**-24`` (under 1e-6 for the bases here), and the angle ``m * theta``
-an absolute error of about ``m * 2**-24``. posenc computes both in float64. The comparisons below allow
-those float32 errors and nothing more; Meta's form, evaluated in float64, must agree to round-off.
+Tolerances. Hugging Face computes the angles in float32: the angle ``m * theta`` carries an absolute error of about
+``m * 2**-24``; posenc computes it in float64. The comparison below allows that float32 error and nothing more;
+Meta's form, evaluated in float64, must agree to round-off.
 """
 
 from __future__ import annotations
@@ -18,32 +16,17 @@ import numpy as np
 import pytest
 import torch
 from transformers import LlamaConfig
-from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS
 from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding, apply_rotary_pos_emb
 
 from posenc.rotary import apply_rope
-from posenc.scaling import dynamic_ntk, position_interpolation, yarn_attention_scale
-
-FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
-
-
-def llama_config(head_dim: int, base: float, max_positions: int, **rope) -> LlamaConfig:
-    return LlamaConfig(hidden_size=4 * head_dim, num_attention_heads=4, head_dim=head_dim,
-                       max_position_embeddings=max_positions,
-                       rope_parameters={"rope_type": rope.pop("rope_type", "default"), "rope_theta": base, **rope})
-
-
-def hf_ladder(rope_type: str, config: LlamaConfig, seq_len: int | None = None) -> tuple[np.ndarray, float]:
-    inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
-    return inv_freq.double().numpy(), attention_factor
-
 
 # ---- apply_rope(layout="half") against LlamaRotaryEmbedding + apply_rotary_pos_emb ----
 
 
 def hugging_face_rope(q, k, position_ids, head_dim: int, base: float):
     """Rotate q and k, shape (batch, heads, seq, head_dim), as a Llama attention layer does."""
-    rotary = LlamaRotaryEmbedding(llama_config(head_dim, base, 4096))
+    rotary = LlamaRotaryEmbedding(LlamaConfig(hidden_size=4 * head_dim, num_attention_heads=4, head_dim=head_dim,
+                                              rope_parameters={"rope_type": "default", "rope_theta": base}))
     cos, sin = rotary(q, position_ids)
     return apply_rotary_pos_emb(q, k, cos, sin)
 
@@ -95,40 +78,3 @@ def test_interleaved_layout_is_metas_complex_form_to_round_off_in_float64():
     expected = meta_apply_rotary_emb(x, meta_precompute_freqs_cis(64, 50, 10_000.0, torch.float64))
     ours = apply_rope(x.transpose(1, 2)).transpose(1, 2)  # posenc wants (..., seq, d)
     torch.testing.assert_close(ours, expected, rtol=0, atol=1e-12)
-
-
-# ---- posenc.scaling against ROPE_INIT_FUNCTIONS ----
-
-
-@pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])
-def test_linear_scaling_is_position_interpolation(factor):
-    config = llama_config(128, 10_000.0, 4096, rope_type="linear", factor=factor)
-    inv_freq, attention_factor = hf_ladder("linear", config)
-    np.testing.assert_allclose(position_interpolation(128, factor), inv_freq, rtol=FLOAT32_LADDER)
-    assert attention_factor == 1.0
-
-
-@pytest.mark.parametrize("factor", [1.0, 2.0])
-@pytest.mark.parametrize("seq_len", [1024, 4096, 4097, 8192, 20_000, 131_072])
-def test_dynamic_ntk_matches_hugging_face_at_every_length(factor, seq_len):
-    config = llama_config(128, 10_000.0, 4096, rope_type="dynamic", factor=factor)
-    inv_freq, _ = hf_ladder("dynamic", config, seq_len=seq_len)
-    np.testing.assert_allclose(dynamic_ntk(128, seq_len, 4096, factor=factor), inv_freq, rtol=FLOAT32_LADDER)
-
-
-def test_dynamic_ntk_is_what_a_hugging_face_layer_rotates_with_beyond_its_context():
-    # the layer reads the length from the positions (max + 1) and recomputes its ladder
-    config = llama_config(64, 10_000.0, 256, rope_type="dynamic", factor=2.0)
-    rotary = LlamaRotaryEmbedding(config)
-    positions = torch.arange(0, 1000, 7)[None]
-    _, sin = rotary(torch.ones(1, 1, 1, 64), positions)
-    length = int(positions.max()) + 1  # 995
-    expected = np.sin(np.outer(positions[0].numpy(), dynamic_ntk(64, length, 256, factor=2.0)))
-    np.testing.assert_allclose(sin[0, :, :32].numpy(), expected, atol=angle_tolerance([994]))
-
-
-@pytest.mark.parametrize("factor", [2.0, 4.0, 16.0, 40.0])
-def test_yarn_attention_factor_is_hugging_faces(factor):
-    config = llama_config(128, 10_000.0, int(factor * 4096), rope_type="yarn", factor=factor,
-                          original_max_position_embeddings=4096)
-    assert yarn_attention_scale(factor) == pytest.approx(hf_ladder("yarn", config)[1], rel=1e-15)

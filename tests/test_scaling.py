@@ -1,5 +1,11 @@
 """Context extension: each scaled ladder against the published formula, written out here in plain arithmetic, or
-against Hugging Face's code; and RoPE turned by a given ladder."""
+against transformers' code (``ROPE_INIT_FUNCTIONS``, the rules as models ship them); and RoPE turned by a given
+ladder.
+
+Tolerances. transformers computes the ladder in float32: ``base ** (2j/d)`` carries a relative error of about
+``ln(base) * 2**-24`` (FLOAT32_LADDER), and a ramp between two ladders adds the float32 error of its weights. posenc
+computes in float64; the comparisons allow those float32 errors and nothing more.
+"""
 
 import math
 
@@ -9,12 +15,9 @@ import torch
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import DeepseekV3Config, Llama4TextConfig, LlamaConfig, Phi3Config
-from transformers.modeling_rope_utils import (
-    ROPE_INIT_FUNCTIONS,
-    _compute_llama3_parameters,
-    _compute_longrope_parameters,
-)
+from transformers.modeling_rope_utils import ROPE_INIT_FUNCTIONS, _compute_longrope_parameters
 from transformers.models.deepseek_v3.modeling_deepseek_v3 import DeepseekV3Attention, DeepseekV3RotaryEmbedding
+from transformers.models.llama.modeling_llama import LlamaRotaryEmbedding
 from transformers.models.phi3.modeling_phi3 import Phi3RotaryEmbedding
 
 from posenc.rotary import apply_rope, rope_with_ladder
@@ -27,6 +30,7 @@ from posenc.scaling import (
     ntk_aware,
     position_interpolation,
     yarn,
+    yarn_attention_scale,
     yarn_correction_range,
     yarn_mscale_split,
     yarn_reference,
@@ -46,6 +50,18 @@ def ladder(d, base):
     return [base ** (-2 * j / d) for j in range(d // 2)]
 
 
+def llama_config(head_dim: int, base: float, max_positions: int, **rope) -> LlamaConfig:
+    return LlamaConfig(hidden_size=4 * head_dim, num_attention_heads=4, head_dim=head_dim,
+                       max_position_embeddings=max_positions,
+                       rope_parameters={"rope_type": rope.pop("rope_type", "default"), "rope_theta": base, **rope})
+
+
+def hf_ladder(rope_type: str, config, seq_len: int | None = None) -> tuple[np.ndarray, float]:
+    """transformers' ladder (in float64) and its factor on cos and sin, for ``config``'s rope type ``rope_type``."""
+    inv_freq, attention_factor = ROPE_INIT_FUNCTIONS[rope_type](config, None, seq_len=seq_len)
+    return inv_freq.double().numpy(), attention_factor
+
+
 @pytest.mark.verifies("thm-ntk-ends")
 @given(d=even_d, s=factor, b=base)
 def test_ntk_aware_keeps_the_fastest_hand_and_divides_the_slowest_by_exactly_the_factor(d, s, b):
@@ -54,15 +70,6 @@ def test_ntk_aware_keeps_the_fastest_hand_and_divides_the_slowest_by_exactly_the
     assert scaled[-1] == pytest.approx(theta[-1] / s, rel=1e-12)
     ratio = scaled / np.array(theta)  # s^(-2j/(d-2)): from 1 down to 1/s, steadily
     np.testing.assert_allclose(ratio, [s ** (-2 * j / (d - 2)) for j in range(d // 2)], rtol=1e-12)
-
-
-def hugging_face_llama31(d, factor, low, high, context, b):
-    """Llama 3.1's ladder as transformers computes it (``_compute_llama3_parameters``, in float32)."""
-    config = LlamaConfig(hidden_size=4 * d, num_attention_heads=4, head_dim=d, max_position_embeddings=16 * context,
-                         rope_parameters={"rope_type": "llama3", "rope_theta": b, "factor": factor,
-                                          "low_freq_factor": low, "high_freq_factor": high,
-                                          "original_max_position_embeddings": context})
-    return _compute_llama3_parameters(config)[0].double().numpy()
 
 
 def float32_ramp_tolerance(factor, low, high):
@@ -74,7 +81,9 @@ def float32_ramp_tolerance(factor, low, high):
 @pytest.mark.verifies("thm-llama3-is-yarn")
 @given(s=factor, low=st.floats(0.5, 2.0), width=st.floats(0.5, 8.0), d=st.integers(8, 128).map(lambda h: 2 * h))
 def test_hugging_faces_llama31_ladder_is_yarns_ramp_from_low_to_high_freq_factor(s, low, width, d):
-    theirs = hugging_face_llama31(d, s, low, low + width, 8192, 500_000.0)
+    theirs, _ = hf_ladder("llama3", llama_config(d, 500_000.0, 16 * 8192, rope_type="llama3", factor=s,
+                                                 low_freq_factor=low, high_freq_factor=low + width,
+                                                 original_max_position_embeddings=8192))
     tolerance = float32_ramp_tolerance(s, low, low + width)
     np.testing.assert_allclose(yarn(d, s, 8192, 500_000.0, alpha=low, beta=low + width), theirs, rtol=tolerance)
     ours = llama3(d, s, low, low + width)
@@ -91,66 +100,66 @@ def test_llama4_scouts_step_ladder_is_transformers_llama3_type_with_equal_freq_f
                               rope_parameters={"rope_type": "llama3", "rope_theta": 500_000.0, "factor": 16.0,
                                                "low_freq_factor": 1.0, "high_freq_factor": 1.0,
                                                "original_max_position_embeddings": 8192})
-    theirs = ROPE_INIT_FUNCTIONS["llama3"](config)[0].double().numpy()
+    theirs, _ = hf_ladder("llama3", config)
     ours = llama3(128, 16.0, 1.0, 1.0, 8192, 500_000.0)
     np.testing.assert_allclose(ours, theirs, rtol=FLOAT32_LADDER)
     ratio = ours / np.array(ladder(128, 500_000.0))
     np.testing.assert_array_equal(ratio, np.where(np.arange(64) < 35, 1.0, 1 / 16))  # by hand: lambda_34 < 8192
 
 
-@pytest.mark.parametrize(("trained", "original"), [(4096, 2048), (8192, 4096)])
-def test_hugging_faces_dynamic_type_reads_the_trained_length_from_max_position_embeddings(trained, original):
-    """Chapter 9's L0 for dynamic NTK is transformers' max_position_embeddings; an
-    original_max_position_embeddings in the rope parameters is ignored."""
-    config = LlamaConfig(hidden_size=256, num_attention_heads=4, max_position_embeddings=trained,
-                         rope_parameters={"rope_type": "dynamic", "factor": 4.0, "rope_theta": 10_000.0,
-                                          "original_max_position_embeddings": original})
-    theirs = ROPE_INIT_FUNCTIONS["dynamic"](config, "cpu", seq_len=3 * trained)[0].double().numpy()
-    np.testing.assert_allclose(theirs, dynamic_ntk(64, 3 * trained, trained, 10_000.0, factor=4.0), rtol=1e-6)
-    assert not np.allclose(theirs, dynamic_ntk(64, 3 * trained, original, 10_000.0, factor=4.0), rtol=1e-2)
+@pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])
+def test_linear_scaling_is_position_interpolation(factor):
+    inv_freq, attention_factor = hf_ladder("linear", llama_config(128, 10_000.0, 4096, rope_type="linear",
+                                                                  factor=factor))
+    np.testing.assert_allclose(position_interpolation(128, factor), inv_freq, rtol=FLOAT32_LADDER)
+    assert attention_factor == 1.0
 
 
-def hf_yarn_inv_freq(d, factor, original, base, beta_fast=32, beta_slow=1):
-    """Hugging Face's `_compute_yarn_parameters` (truncate=True), written out in plain arithmetic."""
-    def correction_dim(rotations):
-        return (d * math.log(original / (rotations * 2 * math.pi))) / (2 * math.log(base))
+@pytest.mark.parametrize("factor", [1.0, 2.0])
+@pytest.mark.parametrize("seq_len", [1024, 4096, 4097, 8192, 20_000, 131_072])
+def test_dynamic_ntk_matches_hugging_face_at_every_length_with_l0_its_max_position_embeddings(factor, seq_len):
+    """Chapter 9's L0 for dynamic NTK is transformers' max_position_embeddings (4,096 here): an
+    original_max_position_embeddings in the rope parameters (2,048) is ignored, else every length from 2,049 on
+    would differ."""
+    config = llama_config(128, 10_000.0, 4096, rope_type="dynamic", factor=factor,
+                          original_max_position_embeddings=2048)
+    inv_freq, _ = hf_ladder("dynamic", config, seq_len=seq_len)
+    np.testing.assert_allclose(dynamic_ntk(128, seq_len, 4096, factor=factor), inv_freq, rtol=FLOAT32_LADDER)
 
-    low = max(math.floor(correction_dim(beta_fast)), 0)
-    high = min(math.ceil(correction_dim(beta_slow)), d - 1)
-    if low == high:
-        high += 0.001
-    out = []
-    for j in range(d // 2):
-        pos_freq = base ** (2 * j / d)
-        ramp = min(max((j - low) / (high - low), 0.0), 1.0)
-        extrapolation = 1 - ramp
-        out.append(1 / (factor * pos_freq) * (1 - extrapolation) + 1 / pos_freq * extrapolation)
-    return out
+
+def test_dynamic_ntk_is_what_a_hugging_face_layer_rotates_with_beyond_its_context():
+    # the layer reads the length from the positions (max + 1) and recomputes its ladder
+    rotary = LlamaRotaryEmbedding(llama_config(64, 10_000.0, 256, rope_type="dynamic", factor=2.0))
+    positions = torch.arange(0, 1000, 7)[None]
+    _, sin = rotary(torch.ones(1, 1, 1, 64), positions)
+    length = int(positions.max()) + 1  # 995
+    expected = np.sin(np.outer(positions[0].numpy(), dynamic_ntk(64, length, 256, factor=2.0)))
+    np.testing.assert_allclose(sin[0, :, :32].numpy(), expected, atol=4 * length * 2.0**-24 + 1e-6)  # float32 angles
+
+
+def hf_yarn(d, factor, context, base, **rope) -> tuple[np.ndarray, float]:
+    return hf_ladder("yarn", llama_config(d, base, int(factor * context), rope_type="yarn", factor=factor,
+                                          original_max_position_embeddings=context, **rope))
 
 
 @given(d=st.integers(8, 128).map(lambda h: 2 * h), factor=st.floats(1.0, 64.0), b=model_base,
        context=st.sampled_from([2048, 4096, 8192, 32_768]))
-def test_yarn_reference_is_hugging_faces_yarn_rope(d, factor, b, context):
-    np.testing.assert_allclose(yarn_reference(d, factor, context, b), hf_yarn_inv_freq(d, factor, context, b),
-                               rtol=1e-12)
+def test_yarn_reference_and_its_temperature_are_hugging_faces_yarn_rope(d, factor, b, context):
+    """transformers rounds the ramp's ends outward (``truncate``, true by default); its float32 ramp weights err by
+    about 2**-23, which moves a hand by that times s - 1, relatively."""
+    inv_freq, attention_factor = hf_yarn(d, factor, context, b)
+    np.testing.assert_allclose(yarn_reference(d, factor, context, b), inv_freq,
+                               rtol=FLOAT32_LADDER + 2.0**-23 * factor)
+    assert yarn_attention_scale(factor) == pytest.approx(attention_factor, rel=1e-15)
 
 
-@pytest.mark.parametrize("truncate", [None, True, False])
-def test_hugging_faces_yarn_rounds_the_ramps_ends_only_when_truncate_is_true(truncate):
-    parameters = {"rope_type": "yarn", "rope_theta": 500_000.0, "factor": 8.0, "original_max_position_embeddings": 8192}
-    if truncate is not None:  # absent: the default, True
-        parameters["truncate"] = truncate
-    config = LlamaConfig(hidden_size=256, num_attention_heads=2, max_position_embeddings=65_536,
-                         rope_parameters=parameters)
-    theirs = ROPE_INIT_FUNCTIONS["yarn"](config, None)[0].double().numpy()
-    if truncate is False:  # the ramp between the fractional indices j(32) and j(1), unrounded
-        low, high = (128 * math.log(8192 / (r * 2 * math.pi)) / (2 * math.log(500_000.0)) for r in (32, 1))
-        rho = np.clip((np.arange(64) - low) / (high - low), 0, 1)
-        ours = rho * frequencies(128, 500_000.0) / 8 + (1 - rho) * frequencies(128, 500_000.0)
-        assert np.abs(theirs / yarn_reference(128, 8.0, 8192, 500_000.0) - 1).max() > 1e-3
-    else:
-        ours = yarn_reference(128, 8.0, 8192, 500_000.0)
-    np.testing.assert_allclose(theirs, ours, rtol=FLOAT32_LADDER)
+def test_hugging_faces_yarn_without_truncate_ramps_between_the_unrounded_ends():
+    theirs, _ = hf_yarn(128, 8.0, 8192, 500_000.0, truncate=False)
+    low, high = (128 * math.log(8192 / (r * 2 * math.pi)) / (2 * math.log(500_000.0)) for r in (32, 1))
+    rho = np.clip((np.arange(64) - low) / (high - low), 0, 1)  # the ramp between the fractional indices j(32), j(1)
+    np.testing.assert_allclose(theirs, rho * frequencies(128, 500_000.0) / 8 + (1 - rho) * frequencies(128, 500_000.0),
+                               rtol=FLOAT32_LADDER)
+    assert np.abs(theirs / yarn_reference(128, 8.0, 8192, 500_000.0) - 1).max() > 1e-3
 
 
 def test_yarn_paper_and_code_differ_inside_the_ramp():
@@ -159,36 +168,18 @@ def test_yarn_paper_and_code_differ_inside_the_ramp():
     assert np.all(gap[low + 2:high - 1] > 0) and gap.max() > 0.01 * yarn(128, 8, 8192, 500_000.0)[low + 2]
 
 
-@given(n=st.integers(1, 10), d=st.integers(1, 6).map(lambda h: 2 * h),
-       base=st.sampled_from([100.0, 10_000.0, 500_000.0]), offset=st.integers(0, 3000), seed=st.integers(0, 1000))
-def test_rope_with_the_ordinary_ladder_is_apply_rope(n, d, base, offset, seed):
+@pytest.mark.verifies("thm-pi-scaled-positions")
+@given(n=st.integers(1, 64), d=st.integers(1, 6).map(lambda h: 2 * h), s=st.one_of(st.just(1.0), factor), b=base,
+       offset=st.integers(0, 3000), seed=st.integers(0, 1000))
+def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_the_factor(n, d, s, b, offset, seed):
+    """At factor 1 the ladder is the ordinary one, and rope_with_ladder is apply_rope; numpy or torch."""
     x = np.random.default_rng(seed).standard_normal((2, n, d))
-    positions = offset + np.arange(n)
-    expected = apply_rope(x, positions, base=base)
-    np.testing.assert_allclose(rope_with_ladder(x, frequencies(d, base), positions), expected, atol=1e-10)
-    as_torch = rope_with_ladder(torch.from_numpy(x), frequencies(d, base), positions)
+    positions, ladder = offset + np.arange(n), position_interpolation(d, s, b)
+    expected = apply_rope(x, positions / s, base=b)
+    np.testing.assert_allclose(rope_with_ladder(x, ladder, positions), expected, atol=1e-10)  # angles up to 3,064
+    as_torch = rope_with_ladder(torch.from_numpy(x), ladder, positions)
     assert isinstance(as_torch, torch.Tensor) and as_torch.dtype == torch.float64
     np.testing.assert_allclose(as_torch.numpy(), expected, atol=1e-10)
-
-
-@pytest.mark.verifies("thm-pi-scaled-positions")
-@given(d=st.integers(1, 6).map(lambda h: 2 * h), s=factor, seed=st.integers(0, 1000))
-def test_rope_with_the_interpolated_ladder_is_rope_at_the_positions_divided_by_the_factor(d, s, seed):
-    x = np.random.default_rng(seed).standard_normal((64, d))
-    positions = np.arange(64.0)
-    np.testing.assert_allclose(rope_with_ladder(x, position_interpolation(d, s), positions),
-                               apply_rope(x, positions / s), atol=1e-12)  # round-off of angles up to 63 radians
-
-
-@given(d=even_d, b=base, context=st.integers(2, 100_000), data=st.data())
-def test_longrope_divides_each_hand_by_the_short_list_up_to_the_context_and_the_long_list_beyond(d, b, context, data):
-    factors = st.lists(st.floats(0.5, 100.0), min_size=d // 2, max_size=d // 2)
-    short, long = data.draw(factors), data.draw(factors)
-    theta = ladder(d, b)
-    np.testing.assert_allclose(longrope(d, short, long, context, context, b),
-                               [t / f for t, f in zip(theta, short, strict=True)], rtol=1e-13)
-    np.testing.assert_allclose(longrope(d, short, long, context + 1, context, b),
-                               [t / f for t, f in zip(theta, long, strict=True)], rtol=1e-13)
 
 
 # ---- LongRoPE against Phi-3's code in transformers, with Phi-3.5-mini's published factors (chapter 11) ----

@@ -19,14 +19,6 @@ def test_sink_weights_are_the_softmax_over_the_longer_row_without_its_last_colum
     np.testing.assert_allclose(sink_weights(scores, sink), softmax(longer)[:, :-1], rtol=1e-12, atol=1e-300)
 
 
-@given(scores=arrays(np.float64, st.integers(1, 9), elements=LOGITS), sink=st.floats(-30, 30))
-def test_the_real_keys_share_is_a_logistic_of_the_sink_and_their_ratios_are_kept(scores, sink):
-    weights = sink_weights(scores, sink)
-    lse = np.logaddexp.reduce(scores)
-    np.testing.assert_allclose(weights.sum(), 1 / (1 + np.exp(sink - lse)), rtol=1e-12)
-    np.testing.assert_allclose(weights / weights.sum(), softmax(scores), rtol=1e-10, atol=1e-300)
-
-
 def test_a_masked_key_gets_no_weight_and_sinks_broadcast_per_head():
     scores = np.array([[[0.0, -np.inf]], [[1.0, 2.0]]])  # two heads, one query, two keys
     weights = sink_weights(scores, np.array([[0.0], [5.0]]))

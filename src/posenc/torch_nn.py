@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import math
 
-import numpy as np
 import torch
 from torch import nn
 
@@ -70,27 +69,17 @@ class SelfAttentionHead(nn.Module):
     """
 
     def __init__(self, d_model: int, d_head: int, *, rope: bool = False, base: float = 10000.0,
-                 alibi_slope: float | None = None, dtype: torch.dtype | None = None):
+                 alibi_slope: float | None = None):
         super().__init__()
         if rope and d_head % 2:
             raise ValueError(f"SelfAttentionHead: RoPE rotates pairs, so d_head must be even, got d_head={d_head}")
         if rope and alibi_slope is not None:
             raise ValueError("SelfAttentionHead: choose RoPE or ALiBi, not both (got rope=True and an alibi_slope)")
-        self.w_q, self.w_k, self.w_v = (nn.Linear(d_model, d_head, bias=False, dtype=dtype) for _ in range(3))
+        self.w_q, self.w_k, self.w_v = (nn.Linear(d_model, d_head, bias=False) for _ in range(3))
         self.rope, self.base = rope, base
         self.alibi_slope = None if alibi_slope is None else validation.real(alibi_slope, "alibi_slope",
                                                                         "SelfAttentionHead", above=0.0)
         self.frequencies, self.qk_scale = None, 1.0
-
-    @classmethod
-    def from_matrices(cls, w_q: np.ndarray, w_k: np.ndarray, w_v: np.ndarray, **options) -> SelfAttentionHead:
-        """A float64 head with the numpy weights of :func:`posenc.attention.self_attention`
-        (shape ``(d_model, d_head)``, applied as ``x @ w_q``)."""
-        head = cls(*np.shape(w_q), dtype=torch.float64, **options)
-        with torch.no_grad():
-            for linear, w in ((head.w_q, w_q), (head.w_k, w_k), (head.w_v, w_v)):
-                linear.weight.copy_(torch.as_tensor(np.asarray(w).T))  # nn.Linear stores W^T
-        return head
 
     def forward(self, x: torch.Tensor) -> torch.Tensor:
         """Outputs for token vectors ``x`` of shape ``(..., seq, d_model)`` at positions ``0, ..., seq - 1``, shape

@@ -1,32 +1,16 @@
-r"""What counts as an answer, and when it is right: the one rule of the exercises' self-checks and hidden tests.
+r"""What counts as an answer, and when it is right: the one rule of the exercises' self-checks and hidden tests
+(stated for authors in the instructor guide, *How an answer is judged*).
 
 A self-check is the cell under its answer, one call ``check(function, stored, hint=...)``. ``stored`` holds,
-compressed (:func:`store`), a few inputs, what the model answer gives on them, and what each listed mistake
-gives with what is wrong and a hint. The values are computed from the model answer and the mistakes when the
-question is published (``tools/self_checks.py``), so a student's notebook holds no solution. The self-check
-never grades: the hidden tests, in the test cell, decide the points; they compare with :func:`close`.
-
-**Kinds.** An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix``
-included) of a real or complex dtype, or a torch tensor; where the answer is True or False, a bool
-(Python's or numpy's). Anything else is refused with a message that names what came back ("rotation(0.3)
-returned a list, expected an array of shape (2, 2)") and says what to return. Where the answer is an
-error, any exception of that type or of a subclass.
-
-**Tolerance.** A number ``got`` matches ``want`` when
-
-.. math:: |\mathrm{got} - \mathrm{want}| \le \mathrm{TOL}\,(\mathrm{scale} + |\mathrm{want}|),
-   \qquad \mathrm{TOL} = 10^{-4},
-
-relative to the size of ``want``, with ``scale`` (1 unless a question says otherwise: the size of the
-terms an answer is a sum of) guarding values near zero; an array matches when it has the shape of
-``want`` and every entry matches. That is ``np.allclose(got, want, rtol=TOL, atol=TOL * scale)`` with
-equal shapes. ``TOL`` fits float32, whose rounding is :math:`6\cdot 10^{-8}`, with room for the few
-hundred operations of an answer computed in float32, and is far below every mistake the exercises look
-for. A complex answer matches when its distance to ``want`` does. A bool or an integer matches exactly.
-
-**Messages.** A failed self-check raises :class:`SelfCheckFailed`, which Jupyter shows as one line: what
-is wrong, then a hint, never the expected numbers. A wrong answer that gives what a listed mistake gives
-on every input is told that mistake ("it turns clockwise"); any other, the question's hint.
+compressed (:func:`store`), a few inputs, what the model answer gives on them, and what each listed mistake gives
+with what is wrong and a hint, computed when the question is published (``tools/self_checks.py``), so a student's
+notebook holds no solution. The self-check never grades: the hidden tests, in the test cell, decide the points;
+they compare with :func:`close`. Its tolerance ``TOL`` fits float32, whose rounding is :math:`6\cdot 10^{-8}`, with
+room for the few hundred operations of an answer computed in float32, and is far below every mistake the exercises
+look for. The kinds of answer accepted: :func:`answer_as`; where the answer is an error, any exception of that type
+or of a subclass. A failed self-check raises :class:`SelfCheckFailed`, shown as one line: what is wrong, then a
+hint, never the expected numbers. A wrong answer that gives what a listed mistake gives on every input is told that
+mistake ("it turns clockwise"); any other, the question's hint.
 
 >>> def rotation(angle):
 ...     return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])
@@ -79,7 +63,9 @@ def call_text(name: str, args: tuple) -> str:
 
 def close(got, want, scale: float = 1.0) -> bool:
     """Whether ``got`` matches ``want`` by the course's rule: the same shape, and every entry within
-    ``TOL * (scale + |want|)``. Never true for nan."""
+    ``TOL * (scale + |want|)`` (``scale``, 1 unless a question says otherwise, is the size of the terms an answer is a
+    sum of: it guards values near zero). That is ``np.allclose(got, want, rtol=TOL, atol=TOL * scale)`` with equal
+    shapes; a complex answer matches when its distance to ``want`` does. Never true for nan."""
     got, want = np.asarray(got), np.asarray(want)
     if got.shape != want.shape or not (_numeric(got) and _numeric(want)):
         return False
@@ -97,7 +83,9 @@ def _a(kind: str) -> str:
 def answer_as(name: str, value, want, args: tuple):
     """The student's ``value`` as the kind of ``want``: a bool, a float, or a float array of ``want``'s shape.
 
-    Fails, naming what came back and what to return, for any other kind, shape, complex values, or nan.
+    An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix`` included) of a real or
+    complex dtype, or a torch tensor; where ``want`` is True or False, a bool (Python's or numpy's). Fails, naming
+    what came back and what to return, for any other kind, shape, complex values, or nan.
     """
     call = call_text(name, args)
     if isinstance(want, (bool, np.bool_)):
@@ -230,7 +218,8 @@ def _same(name: str, got, want, args: tuple) -> bool:
 
 
 def check(function: Callable, stored: str, *, hint: str) -> None:
-    """The self-check of one answer: call ``function`` on the stored inputs and compare with the stored results.
+    """The self-check of one answer: call ``function`` on the stored inputs and compare with the stored results
+    (by :func:`close`; a count or True/False exactly).
 
     Parameters
     ----------
