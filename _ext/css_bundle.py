@@ -49,11 +49,9 @@ def rebase(css: str, source: str, target_dir: str) -> str:
         quote, url = match.groups()
         if not is_local(url):
             return match.group(0)
-        path, _, rest = url.partition("?") if "?" in url else url.partition("#")
+        path, *query = re.split(r"(?=[?#])", url, maxsplit=1)  # query: ["?v=1"] or ["#id"] or []
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
-        separator = "?" if "?" in url else "#"
-        rebased = posixpath.relpath(resolved, target_dir) + (separator + rest if rest else "")
-        return f"url({quote}{rebased}{quote})"
+        return f"url({quote}{posixpath.relpath(resolved, target_dir)}{''.join(query)}{quote})"
 
     return URL.sub(one, css)
 
