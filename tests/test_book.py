@@ -105,7 +105,7 @@ def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edi
 @pytest.mark.build
 def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp_path):
     """The cache follows the files of the package the chapters use (src/posenc; here in a copy of the built book);
-    what else leaves it alone (the grader, tests, compiled files) is the next test's."""
+    what leaves it alone (compiled files) is the next test's."""
     book = shutil.copytree(edition_book, tmp_path / "book")
 
     def executed() -> str:
@@ -124,7 +124,7 @@ def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp
 
 
 def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
-    """Not the grader, the tests or compiled files: no chapter executes them."""
+    """Not the compiled files that importing it writes."""
     package = tmp_path / "posenc"
     (package / "explorers").mkdir(parents=True)
     (package / "__init__.py").write_text("VALUE = 1\n")
@@ -138,8 +138,6 @@ def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(
     before = sources_fingerprint(package)
     (package / "__pycache__").mkdir()
     (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
-    (package / "_kernel.so").write_bytes(b"\0")
-    (tmp_path / "posenc_grader.py").write_text("")
     assert sources_fingerprint(package) == before
 
 
