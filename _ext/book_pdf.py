@@ -166,8 +166,7 @@ def setup(app: Sphinx) -> dict:
     app.add_post_transform(BibliographyChapter)
     app.connect("builder-inited", number_like_the_site, priority=900)  # after sphinx-jupyterbook-latex
     app.connect("doctree-resolved", restore_latex_counter_depth)
-    app.add_node(pdf_edition, html=(visit_pdf_edition_html, None), latex=(skip, None), text=(skip, None),
-                 man=(skip, None), texinfo=(skip, None))
+    app.add_node(pdf_edition, html=(visit_pdf_edition_html, None), latex=(skip, None))  # the book's two builders
     app.add_directive("pdf-edition", PdfEdition)
     app.connect("build-finished", copy_pdf_into_site)
     return {"version": "1.0", "parallel_read_safe": True, "parallel_write_safe": True}

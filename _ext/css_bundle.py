@@ -3,8 +3,9 @@
 A chapter page lists the theme's two stylesheets and a dozen small ones from Sphinx and its extensions. Every
 one of them blocks the first paint, and on a phone's connection each costs round trips before a word is shown.
 Here each page's local stylesheets become one file, ``_static/bundles/<hash>.css``, made of the same files in
-the same order (so the cascade is unchanged), with each ``url()`` rewritten to point where it pointed before and
-each ``@import`` replaced by the file it imports. Pages that list the same stylesheets share one bundle.
+the same order (so the cascade is unchanged), with each ``url()`` rewritten to point where it pointed before.
+Pages that list the same stylesheets share one bundle. A stylesheet that ``@import``s another is refused (inside
+a bundle the browser would ignore the ``@import``): the bundle lists the imported file itself.
 
 Rules that cannot match anything on the site are left out of the bundles: 91% of the theme's 400 kB of CSS
 (Bootstrap, 1,900 Font Awesome icons) styles classes the book never uses, and a phone pays to download it and
@@ -13,8 +14,9 @@ class that appears nowhere in the site's HTML or JavaScript, not even as a word 
 scripts add, such as Bootstrap's ``show``, stay), nor starts with a prefix a script builds names from
 (``bs-tooltip-`` + placement). Selectors with escapes, and rules in ``@keyframes`` or ``@font-face``, stay.
 
-The theme's own two stylesheets are not in Sphinx's list: ``_templates/static/webpack-macros.html`` leaves them
-out of the page head, and ``THEME_STYLESHEETS`` puts them at the front of every bundle.
+The theme's own stylesheets are not in Sphinx's list: ``_templates/static/webpack-macros.html`` leaves them
+out of the page head, and ``THEME_STYLESHEETS`` puts them at the front of every bundle (Sphinx's ``basic.css``
+first, which the theme's ``styles/theme.css`` does no more than import).
 """
 
 from __future__ import annotations
@@ -27,11 +29,12 @@ from pathlib import Path
 from sphinx.application import Sphinx
 from sphinx.builders.html._assets import _CascadingStyleSheet
 
-THEME_STYLESHEETS = ("_static/styles/theme.css", "_static/styles/pydata-sphinx-theme.css")
+THEME_STYLESHEETS = ("_static/basic.css", "_static/styles/pydata-sphinx-theme.css")
 BUNDLES = "_static/bundles"
 URL = re.compile(r"""url\(\s*(['"]?)([^'")]+)\1\s*\)""")
-IMPORT = re.compile(r"""@import\s+(?:url\(\s*)?(['"])([^'"]+)\1\s*\)?\s*;""")
-DROPPED = re.compile(r"@charset\s+\"[^\"]*\"\s*;|/\*# sourceMappingURL=[^*]*\*/")
+IMPORT = re.compile(r"@import\b")
+COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
+CHARSET = re.compile(r"@charset\s+\"[^\"]*\"\s*;")  # valid only at the top of a file (comments: drop_unused_rules)
 
 
 def is_local(url: str) -> bool:
@@ -46,36 +49,25 @@ def rebase(css: str, source: str, target_dir: str) -> str:
         quote, url = match.groups()
         if not is_local(url):
             return match.group(0)
-        path, _, rest = url.partition("?") if "?" in url else url.partition("#")
+        path, *query = re.split(r"(?=[?#])", url, maxsplit=1)  # query: ["?v=1"] or ["#id"] or []
         resolved = posixpath.normpath(posixpath.join(posixpath.dirname(source), path))
-        separator = "?" if "?" in url else "#"
-        rebased = posixpath.relpath(resolved, target_dir) + (separator + rest if rest else "")
-        return f"url({quote}{rebased}{quote})"
+        return f"url({quote}{posixpath.relpath(resolved, target_dir)}{''.join(query)}{quote})"
 
     return URL.sub(one, css)
 
 
-def flatten(site: Path, source: str, target_dir: str, seen: frozenset[str] = frozenset()) -> str:
-    """The stylesheet ``source`` with every ``@import`` of a local file replaced by that file (recursively),
-    its ``url()``s rebased onto ``target_dir``, and ``@charset`` and source-map comments dropped."""
-    css = DROPPED.sub("", (site / source).read_text(encoding="utf-8"))
-
-    def inline(match: re.Match) -> str:
-        url = match.group(2)
-        if not is_local(url):
-            return match.group(0)
-        imported = posixpath.normpath(posixpath.join(posixpath.dirname(source), url.split("?")[0]))
-        if imported in seen:
-            raise ValueError(f"{source} imports {imported}, which imports it back")
-        return flatten(site, imported, target_dir, seen | {source})
-
-    return rebase(IMPORT.sub(inline, css), source, target_dir)
+def bundle_part(site: Path, source: str, target_dir: str) -> str:
+    """The stylesheet ``source`` with its ``url()``s rebased onto ``target_dir`` and its ``@charset`` dropped; a
+    ValueError when it has an ``@import``."""
+    css = CHARSET.sub("", (site / source).read_text(encoding="utf-8"))
+    if IMPORT.search(COMMENT.sub("", css)):
+        raise ValueError(f"css_bundle: {source} imports a stylesheet: list that one in the bundle instead")
+    return rebase(css, source, target_dir)
 
 
 WORD = re.compile(r"[A-Za-z0-9_-]+")
 CLASS = re.compile(r"\.(-?[_a-zA-Z][_a-zA-Z0-9-]*)")
 NOT = re.compile(r":not\([^()]*\)")
-COMMENT = re.compile(r"/\*.*?\*/", re.DOTALL)
 CLASS_ATTRIBUTE = re.compile(r'class="([^"]*)"')
 SCRIPT = re.compile(r"<script([^>]*)>(.*?)</script>", re.DOTALL)
 SOURCE = re.compile(r'\ssrc="([^"?#]+)')
@@ -180,7 +172,7 @@ def write_bundles(app: Sphinx, exception: Exception | None) -> None:
     site = Path(app.outdir)
     words = site_words(site)
     for name, sources in getattr(app.builder, "css_bundles", {}).items():
-        parts = [f"/* {source} */\n{flatten(site, source, posixpath.dirname(name))}" for source in sources]
+        parts = [f"/* {source} */\n{bundle_part(site, source, posixpath.dirname(name))}" for source in sources]
         (site / name).parent.mkdir(parents=True, exist_ok=True)
         (site / name).write_text(drop_unused_rules("\n".join(parts), words), encoding="utf-8")
 

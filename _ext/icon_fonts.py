@@ -68,16 +68,12 @@ def property_characters(name: str, properties: dict[str, str]) -> set[int]:
 
 
 def subset_font(path: Path, characters: set[int]) -> None:
-    """Cut the font at ``path`` down to ``characters``, in place and in its own format."""
+    """Cut the font at ``path`` down to ``characters``, in place and in its own format (its ``flavor``, kept)."""
     font = TTFont(path)
-    flavor = font.flavor  # "woff2", "woff" or None (a plain TrueType file)
-    options = subset.Options()
-    options.flavor, options.layout_features, options.notdef_outline = flavor, ["*"], True
-    subsetter = subset.Subsetter(options)
+    subsetter = subset.Subsetter(subset.Options(layout_features=["*"], notdef_outline=True))
     subsetter.populate(unicodes=characters)
     subsetter.subset(font)
-    buffer = io.BytesIO()
-    font.flavor = flavor
+    buffer = io.BytesIO()  # the font still reads its tables from the file at path
     font.save(buffer)
     path.write_bytes(buffer.getvalue())
 

@@ -108,8 +108,7 @@ class Writer:
         self.notebook = nbformat.read(str(Path(app.srcdir) / f"{docname}.ipynb"), as_version=4)
         self.cells: list[nbformat.NotebookNode] = []
         self.blocks: list[str] = []  # Markdown blocks of the cell being written
-        self.emitted: set[int] = set()
-        self.code_indices = [i for i, c in enumerate(self.notebook.cells) if c.cell_type == "code"]
+        self.pending = [i for i, c in enumerate(self.notebook.cells) if c.cell_type == "code"]  # not yet emitted
 
     def link(self, node: nodes.Element) -> str:
         """The absolute address of a reference: into the website unless it leaves it."""
@@ -138,19 +137,18 @@ class Writer:
         still run, so that the notebook runs top to bottom as the build did); the code the page hides or folds
         away comes folded, as Jupyter and Colab fold a cell's input."""
         self.flush()
-        for i in [i for i in self.code_indices if i <= index and i not in self.emitted]:
-            source = self.notebook.cells[i]
+        while self.pending and self.pending[0] <= index:
+            source = self.notebook.cells[self.pending.pop(0)]
             tags = list(source.metadata.get("tags", []))
             metadata = {"tags": tags} if tags else {}
             if {"remove-cell", "remove-input", "hide-input"} & set(tags):
                 metadata["jupyter"] = {"source_hidden": True}
             self.cells.append(nbformat.v4.new_code_cell(source.source, metadata=metadata))
-            self.emitted.add(i)
 
     def write(self, document: nodes.document) -> list[nbformat.NotebookNode]:
         for child in document.children:
             self.block(child, level=1)
-        self.code_cell(max(self.code_indices, default=-1))
+        self.code_cell(len(self.notebook.cells))
         self.flush()
         return self.cells
 

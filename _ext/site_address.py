@@ -20,7 +20,7 @@ def site_url(config: Config) -> str:
     repository = config.html_theme_options.get("repository_url", "")
     match = GITHUB_REPOSITORY.fullmatch(repository)
     if not match:
-        raise ValueError(f"book_pdf: set html.baseurl in _config.yml; cannot derive the site from {repository!r}")
+        raise ValueError(f"site_address: set html.baseurl in _config.yml; cannot derive the site from {repository!r}")
     return f"https://{match['owner'].lower()}.github.io/{match['name']}/"
 
 

@@ -20,24 +20,25 @@ from course_links import Course
 BUILD = [sys.executable, str(ROOT / "tools" / "build_book.py")]
 
 
-def scratch_book(root: Path, notebook_cells: list, page: str = "# A page\n\nText.\n",
-                 notebook_name: str = "notebook") -> Path:
-    """A minimal book with the project's configuration (and the folders it names), one markdown page
-    and one notebook (``notebook_name``, without its suffix)."""
+CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
+
+
+def scratch_book(root: Path, notebook_cells: list, page: str) -> Path:
+    """A minimal book with the project's configuration (and the folders it names), one markdown page and one
+    chapter, ``CHAPTER``."""
     root.mkdir(parents=True, exist_ok=True)
     for name in ("_config.yml", "references.bib", "pyproject.toml", ".gitignore"):  # pyproject: the release (_ext)
         shutil.copy(ROOT / name, root / name)
     for folder in ("_static", "_ext", "_templates", "tools"):
-        if (ROOT / folder).is_dir():
-            shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
-    toc = f"format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: {notebook_name}\n"
+        shutil.copytree(ROOT / folder, root / folder, ignore=shutil.ignore_patterns("__pycache__"))
+    toc = f"format: jb-book\nroot: intro\nchapters:\n  - file: page\n  - file: {CHAPTER.removesuffix('.ipynb')}\n"
     (root / "_toc.yml").write_text(toc)
     (root / "intro.md").write_text("# Scratch\n\nA scratch book.\n")
     (root / "page.md").write_text(page)
     notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_markdown_cell("# Notebook"), *notebook_cells])
     notebook.metadata["kernelspec"] = {"name": "python3", "display_name": "Python 3", "language": "python"}
-    (root / f"{notebook_name}.ipynb").parent.mkdir(parents=True, exist_ok=True)
-    nbformat.write(notebook, root / f"{notebook_name}.ipynb")
+    (root / CHAPTER).parent.mkdir()
+    nbformat.write(notebook, root / CHAPTER)
     return root
 
 
@@ -61,7 +62,6 @@ def test_the_build_fails_on_a_failing_cell_a_broken_reference_and_an_unknown_cit
         assert named in log, f"the build did not name {what}:\n{log[-3000:]}"
 
 
-CHAPTER = "chapters/01_scratch.ipynb"  # its plain edition: notebooks/chapters/01_scratch.ipynb
 SOURCE = "src/posenc/value.txt"  # a file of the book's package that the chapter reads: its outputs depend on it
 CODE = f"import time\nprint(open('../{SOURCE}').read(), 'executed-at', time.time_ns())"
 
@@ -71,8 +71,7 @@ def edition_book(tmp_path_factory) -> Path:
     """A scratch book with one chapter (a page of the plain edition, reading a file of its own ``src/posenc``) and a
     page linking the chapter's notebook, as the exercises page links the student notebooks, committed, then built."""
     links = f"# A page\n\n{{colab}}`{CHAPTER}` {{binder}}`{CHAPTER}`\n"
-    book = scratch_book(tmp_path_factory.mktemp("edition") / "book", [nbformat.v4.new_code_cell(CODE)], page=links,
-                        notebook_name="chapters/01_scratch")
+    book = scratch_book(tmp_path_factory.mktemp("edition") / "book", [nbformat.v4.new_code_cell(CODE)], links)
     (book / SOURCE).parent.mkdir(parents=True)
     (book / SOURCE).write_text("first-version")
     for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "scratch"]):
@@ -105,7 +104,7 @@ def test_colab_and_binder_roles_open_a_committed_notebook_at_the_release_tag(edi
 @pytest.mark.build
 def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp_path):
     """The cache follows the files of the package the chapters use (src/posenc; here in a copy of the built book);
-    what else leaves it alone (the grader, tests, compiled files) is the next test's."""
+    what leaves it alone (compiled files) is the next test's."""
     book = shutil.copytree(edition_book, tmp_path / "book")
 
     def executed() -> str:
@@ -124,7 +123,7 @@ def test_execution_cache_never_serves_outputs_of_older_sources(edition_book, tmp
 
 
 def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(tmp_path):
-    """Not the grader, the tests or compiled files: no chapter executes them."""
+    """Not the compiled files that importing it writes."""
     package = tmp_path / "posenc"
     (package / "explorers").mkdir(parents=True)
     (package / "__init__.py").write_text("VALUE = 1\n")
@@ -138,8 +137,6 @@ def test_the_cache_fingerprint_follows_the_packages_modules_and_data_files_only(
     before = sources_fingerprint(package)
     (package / "__pycache__").mkdir()
     (package / "__pycache__" / "x.cpython-311.pyc").write_bytes(b"\0")
-    (package / "_kernel.so").write_bytes(b"\0")
-    (tmp_path / "posenc_grader.py").write_text("")
     assert sources_fingerprint(package) == before
 
 

@@ -30,14 +30,11 @@ def test_a_fork_changes_one_line_and_every_link_follows(tmp_path):
     for name in ("_config.yml", "pyproject.toml"):
         (tmp_path / name).write_text((ROOT / name).read_text().replace(COURSE.slug, "a-fork/its-book"))
     fork = course_links.Course.of(tmp_path)
-    assert fork.colab("notebooks/chapters/x.ipynb") == ("https://colab.research.google.com/github/a-fork/its-book/"
-                                                         f"blob/plain-v{COURSE.version}/notebooks/chapters/x.ipynb")
-    assert fork.binder("notebooks/chapters/x.ipynb") == (f"https://mybinder.org/v2/gh/a-fork/its-book/plain-v"
-                                                          f"{COURSE.version}?urlpath=lab%2Ftree%2Fnotebooks%2Fchapters%2Fx.ipynb")
-    assert fork.colab("exercises/release/a/b.ipynb") == (
-        f"https://colab.research.google.com/github/a-fork/its-book/blob/v{COURSE.version}/exercises/release/a/b.ipynb")
-    assert fork.binder("exercises/release/a/b.ipynb") == (
-        f"https://mybinder.org/v2/gh/a-fork/its-book/v{COURSE.version}?urlpath=lab%2Ftree%2Fexercises%2Frelease%2Fa%2Fb.ipynb")
+    for path, ref in (("notebooks/chapters/x.ipynb", f"plain-v{COURSE.version}"),  # the plain edition's branch
+                      ("exercises/release/a/b.ipynb", f"v{COURSE.version}")):  # a committed notebook: the tag
+        assert fork.colab(path) == f"https://colab.research.google.com/github/a-fork/its-book/blob/{ref}/{path}"
+        escaped = path.replace("/", "%2F")
+        assert fork.binder(path) == f"https://mybinder.org/v2/gh/a-fork/its-book/{ref}?urlpath=lab%2Ftree%2F{escaped}"
     assert fork.install_target() == f"posenc @ git+https://github.com/a-fork/its-book@v{COURSE.version}"
 
 

@@ -25,10 +25,14 @@ def test_the_chapters_are_in_the_table_of_contents_in_their_order():
     assert listed == [f"chapters/{path.stem}" for path in CHAPTERS]
 
 
-def test_every_chapter_a_page_names_exists():
-    pages = [*CHAPTERS, ROOT / "_toc.yml", *ROOT.glob("*.md"), *(ROOT / "appendix").glob("*.md")]
-    named = {name for page in pages for name in re.findall(r"chapters/(\d\d_\w+)", page.read_text(encoding="utf-8"))}
-    assert named and [name for name in sorted(named) if not (ROOT / "chapters" / f"{name}.ipynb").exists()] == []
+def test_every_chapter_and_test_file_a_page_names_exists():
+    pages = [*CHAPTERS, ROOT / "_toc.yml", *ROOT.glob("*.md"), *(ROOT / "appendix").glob("*.*")]
+    named = {(page.name, name) for page in pages
+             for name in re.findall(r"\bchapters/\d\d_\w+|\btests/[\w/]+\.py\b", page.read_text(encoding="utf-8"))}
+    assert {name.split("/")[0] for _, name in named} == {"chapters", "tests"}, "a pattern has gone stale"
+    missing = [(page, name) for page, name in sorted(named)
+               if not (ROOT / (name if name.endswith(".py") else f"{name}.ipynb")).is_file()]
+    assert missing == []
 
 
 # ---- lengths, notation, alt texts ----

@@ -11,13 +11,9 @@ from pathlib import Path
 import pytest
 from conftest import ROOT
 from course_links import Course
-from publish_edition import publish_edition
+from publish_edition import git, publish_edition
 
 NOTEBOOK = '{"cells": []}\n'
-
-
-def git(*args: str, cwd: Path) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, check=True, capture_output=True, text=True).stdout
 
 
 def bare_repository(path: Path) -> Path:
@@ -59,9 +55,9 @@ def test_make_publish_pushes_the_built_site_with_nojekyll_and_the_plain_edition(
         assert result.returncode == 0, f"{attempt}: {result.stderr}"
     assert published_files(remote) == {"intro.html", "_static/theme.css", ".nojekyll"}
     assert git("show", "gh-pages:intro.html", cwd=remote) == "<p>site</p>"
-    assert git("rev-list", "--count", "gh-pages", cwd=remote).strip() == "1", "gh-pages keeps only the current site"
+    assert git("rev-list", "--count", "gh-pages", cwd=remote) == "1", "gh-pages keeps only the current site"
     branch = Course.of(ROOT).edition_branch  # what the edition's commit holds: the next test
-    assert git("rev-parse", f"{branch}^", cwd=remote).strip() == git("rev-parse", "HEAD", cwd=repo).strip()
+    assert git("rev-parse", f"{branch}^", cwd=remote) == git("rev-parse", "HEAD", cwd=repo)
 
 
 def release_repository(path: Path) -> Path:
@@ -78,20 +74,19 @@ def test_the_plain_edition_is_pushed_on_top_of_head_with_the_release_tree_and_le
     write(build, {"notebooks/chapters/01_x.ipynb": NOTEBOOK, "html/index.html": "<p>site</p>"})  # html: not the edition
     remote = bare_repository(tmp_path / "remote.git")
     index = (repo / ".git" / "index").read_bytes()
-    head = git("rev-parse", "HEAD", cwd=repo).strip()
+    head = git("rev-parse", "HEAD", cwd=repo)
 
     commit = publish_edition(build, str(remote), "plain-v1.0.0", repository=repo)
 
-    assert git("rev-parse", "plain-v1.0.0", cwd=remote).strip() == commit
-    assert git("rev-parse", f"{commit}^", cwd=remote).strip() == head, "the edition's parent is the release"
-    assert git("rev-list", "--count", commit, cwd=remote).strip() == "2"
+    assert git("rev-parse", "plain-v1.0.0", cwd=remote) == commit
+    assert git("rev-parse", f"{commit}^", cwd=remote) == head, "the edition's parent is the release"
     assert published_files(remote, "plain-v1.0.0") == {"README.md", "binder/requirements.txt",
                                                        "notebooks/chapters/01_x.ipynb"}
-    assert git("show", f"{commit}:notebooks/chapters/01_x.ipynb", cwd=remote) == NOTEBOOK
+    assert git("show", f"{commit}:notebooks/chapters/01_x.ipynb", cwd=remote) == NOTEBOOK.strip()
     assert (repo / ".git" / "index").read_bytes() == index, "the repository's index was touched"
-    assert git("rev-parse", "HEAD", cwd=repo).strip() == head
-    assert git("branch", "--list", cwd=repo).split() == ["*", git("branch", "--show-current", cwd=repo).strip()]
-    assert git("status", "--porcelain", cwd=repo) == "A  staged.txt\n"
+    assert git("rev-parse", "HEAD", cwd=repo) == head
+    assert git("branch", "--list", cwd=repo).split() == ["*", git("branch", "--show-current", cwd=repo)]
+    assert git("status", "--porcelain", cwd=repo) == "A  staged.txt"
 
 
 def test_publish_refuses_a_build_without_a_plain_edition(tmp_path):

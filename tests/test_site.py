@@ -16,8 +16,6 @@ from browser.harness import site_pages
 from conftest import ROOT, soup
 from course_links import Course
 
-from posenc.book.explorers import EXPLORERS
-
 # Terms the seed lesson defines in its own glossary, and a few that the book's chapters rest on.
 REQUIRED_TERMS = [
     "position encoding", "rotary position embedding", "RoPE", "sinusoidal position encoding", "frequency ladder",
@@ -100,12 +98,6 @@ def test_every_page_describes_itself_for_search_engines(site):
         descriptions[page.relative_to(site).as_posix()] = meta["content"]
     assert len(set(descriptions.values())) == len(descriptions), "two pages share a description"
     assert soup(site / "intro.html").find("link", rel="icon") is not None, "no favicon"
-
-
-def test_every_kind_of_explorer_appears_on_the_site(site):
-    text = "\n".join(p.read_text(encoding="utf-8") for p in pages(site))
-    for kind, cls in EXPLORERS.items():
-        assert f'"_anywidget_id": "{cls.__module__}.{cls.__name__}"' in text, f"no {kind} explorer on the site"
 
 
 def test_no_reading_page_blocks_its_first_paint_on_scripts_or_more_than_one_stylesheet(site):

@@ -65,11 +65,14 @@ def assert_installs_the_locked_torch_from_the_cpu_index(commands: str, lock: str
     assert CPU_TORCH in commands
 
 
-def test_publishing_builds_with_cpu_torch_as_the_readme_does():
-    commands = runs("publish.yml", "build")
-    assert_installs_the_locked_torch_from_the_cpu_index(commands, "book.txt")
-    assert re.search(r"^make book$", commands, re.MULTILINE), "the site must be built by the README's command"
-    python = next(s for s in steps("publish.yml", "build") if s.get("uses", "").startswith("actions/setup-python"))
+def test_publishing_builds_with_cpu_torch_as_the_readme_does_then_pushes_the_plain_edition_as_make_publish():
+    build = steps("publish.yml", "build")
+    assert_installs_the_locked_torch_from_the_cpu_index(runs("publish.yml", "build"), "book.txt")
+    built = [i for i, step in enumerate(build) if re.search(r"^make book$", step.get("run", ""), re.MULTILINE)]
+    pushes = [i for i, step in enumerate(build) if "tools/publish_edition.py" in step.get("run", "")]
+    assert built, "the site must be built by the README's command"
+    assert pushes and pushes[0] > built[0], "the edition branch must be pushed after `make book` wrote the edition"
+    python = next(s for s in build if s.get("uses", "").startswith("actions/setup-python"))
     assert python["with"]["python-version"] == BOOK_PYTHON
 
 
@@ -81,13 +84,6 @@ def test_publishing_deploys_the_built_site_to_pages():
     assert upload["with"]["path"] == "_build/html"
     assert any(s.get("uses", "").startswith("actions/deploy-pages") for s in steps("publish.yml", "deploy"))
     assert config["permissions"] == {"contents": "write", "pages": "write", "id-token": "write"}  # write: the edition
-
-
-def test_publishing_pushes_the_plain_edition_with_the_script_of_make_publish():
-    run_lines = [step.get("run", "") for step in steps("publish.yml", "build")]
-    built = next(i for i, run in enumerate(run_lines) if re.search(r"^make book$", run, re.MULTILINE))
-    pushes = [i for i, run in enumerate(run_lines) if "tools/publish_edition.py" in run]
-    assert pushes and pushes[0] > built, "the edition branch must be pushed after `make book` wrote the edition"
 
 
 def test_ci_runs_both_lanes_on_every_push_and_pull_request():

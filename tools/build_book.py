@@ -7,11 +7,10 @@ Runs ``jupyter-book build BOOK_DIR -W -n --keep-going``: a warning, a failing ce
 reference makes the build, and this script, exit non-zero. Notebooks are executed through
 jupyter-cache, which keys each notebook on its code cells only; a change to the package the chapters
 import, ``BOOK_DIR/src/posenc``, would otherwise leave stale outputs in place, and Sphinx, seeing an
-unchanged notebook, would not even ask. So whenever the package's sources change, the execution cache and
-Sphinx's saved environment (``.doctrees``) are emptied. Before the build, the notebooks the cache holds no
-outputs for are executed into it two at a time, so that Sphinx finds them there; one that fails is left
-for the build, which executes it again and reports the failure. The HTML and the plain notebooks are
-rewritten from scratch on every build, so that a page removed from the book does not linger in them.
+unchanged notebook, would not even ask (:func:`invalidate_stale_cache`). A notebook that fails ahead of the
+build (:func:`execute_ahead`) is left for the build, which executes it again and reports the failure. The HTML
+and the plain notebooks are rewritten from scratch on every build, so that a page removed from the book does
+not linger in them.
 
 With ``--pdf`` (``make pdf``), the PDF edition instead: the LaTeX builder and xelatex, from the same execution
 cache; the PDF is then copied into the site when one has been built (the next HTML build copies it too, and links
@@ -32,15 +31,13 @@ import yaml
 from course_links import EDITION_FOLDER
 
 PACKAGE = Path("src") / "posenc"
-COMPILED = (".so", ".pyd", ".pyc")  # built from the sources, or by the interpreter: never what a chapter reads
 
 
 def sources_fingerprint(package: Path) -> str:
-    """SHA-256 over the relative paths and contents of every file of ``package`` that a chapter's outputs can
-    depend on: all of them but ``__pycache__`` folders and compiled files."""
+    """SHA-256 over the relative paths and contents of every file of ``package`` (pure Python and its data files)
+    but those the interpreter writes into ``__pycache__``."""
     digest = hashlib.sha256()
-    for path in sorted(p for p in package.rglob("*")
-                       if p.is_file() and "__pycache__" not in p.parts and p.suffix not in COMPILED):
+    for path in sorted(p for p in package.rglob("*") if p.is_file() and "__pycache__" not in p.parts):
         digest.update(str(path.relative_to(package)).encode() + b"\0" + path.read_bytes() + b"\0")
     return digest.hexdigest()
 

@@ -6,11 +6,6 @@ The repository address is ``repository.url`` in ``_config.yml``; the release is 
 derived here: the Colab and Binder links and the first code cell of every chapter and exercise notebook, which
 installs the package of that release when it is missing. (The website's own address: _ext/site_address.py.)
 
-A launch link opens a committed notebook (an exercise's student version) at the release tag, and a page of the
-plain edition (executed, so never committed: ``_ext/plain_edition.py``) on the release's edition branch
-``plain-v<version>`` that ``make publish`` pushes (``tools/publish_edition.py``), where ``binder/`` and the
-package sit as at the tag. (The branch name has no slash: Colab's GitHub URLs split on slashes.)
-
 Usage: ``python tools/course_links.py`` rewrites (``stale_files`` only compares, for the tests) the install cells
 of ``chapters/``, ``appendix/explorers.ipynb`` and ``exercises/source/``, the hand-in cell of each exercise
 notebook (how to save and hand in from Colab, Binder and Jupyter) and the release lines of ``CITATION.cff``.
@@ -66,7 +61,8 @@ class Course:
 
     @property
     def edition_branch(self) -> str:
-        """The generated branch that holds this release's plain edition (``plain-v<version>``)."""
+        """The branch that ``make publish`` makes of the release and its plain edition (executed, so never
+        committed to main: ``_ext/plain_edition.py``); no slash in its name: Colab's GitHub URLs split on slashes."""
         return f"plain-{self.tag}"
 
     def ref(self, path: str) -> str:

@@ -19,6 +19,7 @@ import sys
 from pathlib import Path
 
 import course_links
+from publish_edition import git
 
 ROOT = Path(__file__).resolve().parent.parent
 PYPROJECTS = ("pyproject.toml", "grader/pyproject.toml")
@@ -26,17 +27,13 @@ VERSION_LINE = re.compile(r'^version = "[^"]*"', re.MULTILINE)
 RELEASE = re.compile(r"\d+\.\d+\.\d+")
 
 
-def git(root: Path, *args: str) -> str:
-    return subprocess.run(["git", "-C", str(root), *args], check=True, capture_output=True, text=True).stdout
-
-
 def problem(root: Path, version: str) -> str | None:
     """Why ``version`` cannot be released from ``root`` now, or None."""
     if not RELEASE.fullmatch(version):
         return f"the version must read MAJOR.MINOR.PATCH, such as 0.4.0; got {version!r}"
-    if git(root, "status", "--porcelain"):
+    if git("status", "--porcelain", cwd=root):
         return "the working tree has uncommitted changes: commit or stash them, then release"
-    if git(root, "tag", "--list", f"v{version}"):
+    if git("tag", "--list", f"v{version}", cwd=root):
         return f"the tag v{version} exists already: choose the next version"
     return None
 
@@ -64,10 +61,10 @@ def release(root: Path, version: str) -> str:
     set_version(root, version)
     regenerate(root)
     tag = f"v{version}"
-    git(root, "add", "--all")
-    if git(root, "status", "--porcelain"):
-        git(root, "commit", "--quiet", "-m", f"Release {version}: every link and install cell names {tag}")
-    git(root, "tag", "--annotate", tag, "-m", f"Release {version}")
+    git("add", "--all", cwd=root)
+    if git("status", "--porcelain", cwd=root):
+        git("commit", "--quiet", "-m", f"Release {version}: every link and install cell names {tag}", cwd=root)
+    git("tag", "--annotate", tag, "-m", f"Release {version}", cwd=root)
     return tag
 
 
