@@ -10,8 +10,7 @@ Each environment is a fresh venv, made once and cached under ``_build/`` (keyed 
 - **Binder**: ``binder/requirements.txt`` (index lines dropped: the CPU torch wheel is local here), then
   ``binder/postBuild``; no book-building, test or grading tool. It pins the versions the build ran every
   chapter with, and the Colab run shows that the notebooks need nothing more; what Binder could still lack is
-  checked directly: every module and name the notebooks import is in its image (its widgets are the build's,
-  which tests/test_explorers.py runs live).
+  checked directly: every module and name the notebooks import is in its image (its widgets are the build's).
 """
 
 from __future__ import annotations
@@ -115,28 +114,6 @@ def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
     return found
 
 
-EXPLORER_CHECK = """
-import anywidget, ipywidgets
-from posenc.book.explorers import EXPLORERS, RopeExplorer
-print("versions", ipywidgets.__version__, anywidget.__version__)
-for name, explorer in EXPLORERS.items():
-    assert explorer().readouts(), name
-rope = RopeExplorer(m=4, n=1)
-changed = []
-rope.observe(lambda change: changed.append((change["name"], change["new"])), names=["m", "n"])
-before = rope.readouts()
-rope.m, rope.n = 9, 6
-after = rope.readouts()
-assert changed == [("m", 9), ("n", 6)], changed
-assert (before["offset"], after["offset"]) == (-3, -3)
-assert abs(after["full_dot"] - before["full_dot"]) < 1e-9
-rope.m = 20
-assert abs(rope.readouts()["full_dot"] - before["full_dot"]) > 1e-6, "the readouts did not follow m"
-print("recomputed", before["full_dot"], rope.readouts()["full_dot"])
-rope
-"""
-
-
 @pytest.fixture(scope="module")
 def repo(site, tmp_path_factory) -> Path:
     return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
@@ -158,22 +135,30 @@ def test_the_install_cell_leaves_colabs_packages_alone(colab):
     assert installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
-def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
-    """(Binder pins the widgets the book is built with, whose explorers tests/test_explorers.py tests.)"""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    outputs = run_notebook(notebook, colab, tmp_path).cells[0].outputs
-    text = "".join(o.get("text", "") for o in outputs)
-    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text and "recomputed" in text
-    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, buttons_open, tmp_path):
+def explorers_on_page(site: Path, name: str) -> int:
+    """How many explorers the site's page of the notebook ``name`` shows (none for a student notebook)."""
+    folder, _, page = name.partition("/")
+    if folder != course_links.EDITION_FOLDER:
+        return 0
+    return (site / page).with_suffix(".html").read_text("utf-8").count(WIDGET_VIEW)
+
+
+def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, buttons_open, site, tmp_path):
+    """Each runs top to bottom and shows, with Colab's ipywidgets and anywidget, the explorers its page shows."""
     failed = []
     for name, notebook in buttons_open:
+        views = explorers_on_page(site, name)
         try:
             run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
         except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
             failed.append(f"{name}: {str(error)[-1500:]}")
+            continue
+        shown = sum(WIDGET_VIEW in out.get("data", {}) for cell in notebook.cells for out in cell.get("outputs", []))
+        if shown != views:
+            failed.append(f"{name}: {shown} explorers shown with Colab's packages, {views} on its page")
     assert failed == []
 
 
