@@ -16,13 +16,12 @@ from io import BytesIO
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
 from posenc.sinusoidal import frequencies, sinusoidal_table
 
-from ..style import STYLE
+from ..style import STYLE, heatmap
 
 # The colours of common.js, so that the still looks like the explorer on the page.
 QUERY, KEY, INK, GRID, OTHER = "#b3450b", "#1f5fa8", "#1d1d1d", "#c8c8c8", "#6b6b6b"
@@ -42,9 +41,8 @@ def _pair(values) -> str:
 
 
 def still_png(figure: Figure) -> bytes:
-    """The PNG bytes of ``figure``, rendered off-screen at :data:`DPI` dots per inch."""
+    """The PNG bytes of ``figure``, rendered off-screen (by the Agg canvas) at :data:`DPI` dots per inch."""
     buffer = BytesIO()
-    FigureCanvasAgg(figure)
     figure.savefig(buffer, format="png", dpi=DPI)
     return buffer.getvalue()
 
@@ -105,13 +103,12 @@ def sinusoidal_still(explorer) -> Figure:
         ("wavelength 2π/θ", f"{fmt(wavelength, 2)} positions" if wavelength < 100 else f"{wavelength:,.0f} positions"),
         (f"similarity of {p} to {neighbour}", fmt(neighbour_similarity)),
     ])
-    heat.imshow(sinusoidal_table(n, d, explorer.base), cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
-                interpolation="nearest")
+    heatmap(heat, sinusoidal_table(n, d, explorer.base), title="the table PE: blue −1, red +1", limit=1.0)
+    heat.title.set_fontsize(9)
     heat.add_patch(Rectangle((i - 0.5, -0.5), 1, n, fill=False, color=INK, lw=1.2))
     heat.add_patch(Rectangle((-0.5, p - 0.5), d, 1, fill=False, color=INK, lw=1.2))
     heat.set_xlabel("dimension")
     heat.set_ylabel("position n")
-    heat.set_title("the table PE: blue −1, red +1", fontsize=9)
     curve = explorer.similarity_curve()
     chart.axhline(0, color=GRID, lw=0.6)
     chart.plot(np.arange(n), curve, color=KEY, lw=1.8)
