@@ -84,20 +84,6 @@ def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path) -> nb
     return notebook
 
 
-def release_clone(folder: Path, edition: Path) -> Path:
-    """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
-    what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain ``edition`` in
-    ``notebooks/``, as on the release's edition branch that the launch buttons open."""
-    for name in repository_files():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, folder / name)
-    git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
-        subprocess.run([*git, *command], check=True)
-    shutil.copytree(edition, folder / course_links.EDITION_FOLDER)
-    return folder
-
-
 @pytest.fixture(scope="module")
 def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
     """(name, notebook): the plain edition, and each student notebook with the model answers filled in."""
@@ -116,7 +102,18 @@ def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
 
 @pytest.fixture(scope="module")
 def repo(site, tmp_path_factory) -> Path:
-    return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
+    """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
+    what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain edition in
+    ``notebooks/``, as on the release's edition branch that the launch buttons open."""
+    folder = tmp_path_factory.mktemp("release")
+    for name in repository_files():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
+    git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
+        subprocess.run([*git, *command], check=True)
+    shutil.copytree(site.parent / course_links.EDITION_FOLDER, folder / course_links.EDITION_FOLDER)
+    return folder
 
 
 @pytest.fixture(scope="module")
