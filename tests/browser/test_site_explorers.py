@@ -54,9 +54,9 @@ def kinds(browser_site) -> dict[str, LiveExplorer]:
     """The first explorer of each kind on the explorers page, opened once: each test sets what it reads first."""
     page, visit = browser_site.open(EXPLORERS_PAGE)
     try:
-        roots = reversed(page.locator(".posenc-explorer[data-explorer]").all())
-        yield {live.kind: live for live in (LiveExplorer(page, root, root.get_attribute("data-explorer"))
-                                            for root in roots)}
+        explorers = [LiveExplorer(page, root, root.get_attribute("data-explorer"))
+                     for root in page.locator(".posenc-explorer[data-explorer]").all()]
+        yield {live.kind: live for live in reversed(explorers)}  # the first of each kind
         assert visit.console_errors == [], "console errors while using the explorers"
     finally:
         page.close()

@@ -39,7 +39,6 @@ from .stills import clock_still, rope_still, sinusoidal_still, still_png
 __all__ = ["SinusoidalExplorer", "RopeExplorer", "ClockExplorer", "EXPLORERS"]
 
 _HERE = Path(__file__).resolve().parent
-_CSS = (_HERE / "explorers.css").read_text(encoding="utf-8")
 D_MODELS = (16, 64, 128)
 
 
@@ -70,6 +69,8 @@ class _Explorer(anywidget.AnyWidget):
     the check of ``d`` where an explorer has one. Each explorer's ``still()`` (a function of
     :mod:`posenc.book.explorers.stills`) draws its current state as a matplotlib figure."""
 
+    _css = (_HERE / "explorers.css").read_text(encoding="utf-8")
+
     def _repr_mimebundle_(self, **kwargs):
         """anywidget's bundle (``text/plain`` and the widget view) plus ``image/png``: ``still()``."""
         data, metadata = super()._repr_mimebundle_(**kwargs)
@@ -97,7 +98,6 @@ class SinusoidalExplorer(_Explorer):
     """
 
     _esm = _module("sinusoidal")
-    _css = _CSS
     still = sinusoidal_still
     d_model = t.Int(64).tag(sync=True)
     position = t.Int(12).tag(sync=True)
@@ -151,7 +151,6 @@ class RopeExplorer(_Explorer):
     """
 
     _esm = _module("rope")
-    _css = _CSS
     still = rope_still
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
@@ -220,7 +219,6 @@ class ClockExplorer(_Explorer):
     """
 
     _esm = _module("clock")
-    _css = _CSS
     still = clock_still
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
