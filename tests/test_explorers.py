@@ -88,7 +88,7 @@ def test_clock_explorer_aliases_exactly_on_the_hands_that_lap_its_positions():
 def test_each_explorer_ships_its_javascript_and_style_in_the_widget_state(kind):
     cls = EXPLORERS[kind]
     state = cls().get_state()
-    assert state["_anywidget_id"] == f"posenc.book.explorers.{cls.__name__}"  # how the site tests find it
+    assert state["_anywidget_id"] == f"posenc.book.explorers.{cls.__name__}"  # how tests/test_site.py finds it
     assert "function frequencies(d, base)" in state["_esm"]
     assert state["_esm"].count("export default { render };") == 1
     assert ".posenc-explorer" in state["_css"]
@@ -96,7 +96,7 @@ def test_each_explorer_ships_its_javascript_and_style_in_the_widget_state(kind):
 
 
 # The still picture in the display bundle (posenc.book.explorers.stills): the PDF edition shows it in place of
-# the widget.
+# the widget (tests/test_pdf.py), the site the widget (tests/browser).
 
 
 @pytest.mark.parametrize("kind", sorted(EXPLORERS))
@@ -112,15 +112,6 @@ def test_each_explorer_displays_as_the_widget_with_a_still_png_beside_it(kind):
     width, height = struct.unpack(">II", png[16:24])
     assert (width, height) >= (900, 400)
     assert plt.get_fignums() == figures_before  # no stray figure under the inline backend
-
-
-def test_front_ends_with_widgets_prefer_the_widget_and_the_pdf_takes_the_still():
-    from myst_nb.core.render import get_mime_priority
-
-    html, latex = get_mime_priority("html", []), get_mime_priority("latex", [])
-    assert html.index("application/vnd.jupyter.widget-view+json") < html.index("image/png")
-    assert "application/vnd.jupyter.widget-view+json" not in latex
-    assert latex.index("image/png") < latex.index("text/plain")
 
 
 def still_texts(explorer) -> str:

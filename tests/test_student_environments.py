@@ -10,8 +10,7 @@ Each environment is a fresh venv, made once and cached under ``_build/`` (keyed 
 - **Binder**: ``binder/requirements.txt`` (index lines dropped: the CPU torch wheel is local here), then
   ``binder/postBuild``; no book-building, test or grading tool. It pins the versions the build ran every
   chapter with, and the Colab run shows that the notebooks need nothing more; what Binder could still lack is
-  checked directly: every module and name the notebooks import is in its image (its widgets are the build's,
-  which tests/test_explorers.py runs live).
+  checked directly: every import statement of the notebooks runs in its image (its widgets are the build's).
 """
 
 from __future__ import annotations
@@ -85,20 +84,6 @@ def run_notebook(notebook: nbformat.NotebookNode, python: Path, cwd: Path) -> nb
     return notebook
 
 
-def release_clone(folder: Path, edition: Path) -> Path:
-    """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
-    what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain ``edition`` in
-    ``notebooks/``, as on the release's edition branch that the launch buttons open."""
-    for name in repository_files():
-        (folder / name).parent.mkdir(parents=True, exist_ok=True)
-        shutil.copy2(ROOT / name, folder / name)
-    git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
-    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
-        subprocess.run([*git, *command], check=True)
-    shutil.copytree(edition, folder / course_links.EDITION_FOLDER)
-    return folder
-
-
 @pytest.fixture(scope="module")
 def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
     """(name, notebook): the plain edition, and each student notebook with the model answers filled in."""
@@ -115,31 +100,20 @@ def buttons_open(repo) -> list[tuple[str, nbformat.NotebookNode]]:
     return found
 
 
-EXPLORER_CHECK = """
-import anywidget, ipywidgets
-from posenc.book.explorers import EXPLORERS, RopeExplorer
-print("versions", ipywidgets.__version__, anywidget.__version__)
-for name, explorer in EXPLORERS.items():
-    assert explorer().readouts(), name
-rope = RopeExplorer(m=4, n=1)
-changed = []
-rope.observe(lambda change: changed.append((change["name"], change["new"])), names=["m", "n"])
-before = rope.readouts()
-rope.m, rope.n = 9, 6
-after = rope.readouts()
-assert changed == [("m", 9), ("n", 6)], changed
-assert (before["offset"], after["offset"]) == (-3, -3)
-assert abs(after["full_dot"] - before["full_dot"]) < 1e-9
-rope.m = 20
-assert abs(rope.readouts()["full_dot"] - before["full_dot"]) > 1e-6, "the readouts did not follow m"
-print("recomputed", before["full_dot"], rope.readouts()["full_dot"])
-rope
-"""
-
-
 @pytest.fixture(scope="module")
 def repo(site, tmp_path_factory) -> Path:
-    return release_clone(tmp_path_factory.mktemp("release"), site.parent / course_links.EDITION_FOLDER)
+    """A git repository of this working tree (tracked and untracked, not ignored) tagged with the release:
+    what ``git+https://github.com/...@v<version>`` gives pip on Colab; with the build's plain edition in
+    ``notebooks/``, as on the release's edition branch that the launch buttons open."""
+    folder = tmp_path_factory.mktemp("release")
+    for name in repository_files():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        shutil.copy2(ROOT / name, folder / name)
+    git = ["git", "-C", str(folder), "-c", "user.name=test", "-c", "user.email=test@example.org"]
+    for command in (["init", "-q"], ["add", "-A"], ["commit", "-q", "-m", "release"], ["tag", COURSE.tag]):
+        subprocess.run([*git, *command], check=True)
+    shutil.copytree(site.parent / course_links.EDITION_FOLDER, folder / course_links.EDITION_FOLDER)
+    return folder
 
 
 @pytest.fixture(scope="module")
@@ -158,22 +132,30 @@ def test_the_install_cell_leaves_colabs_packages_alone(colab):
     assert installed_versions(colab, [*COLAB, "posenc"]) == {**COLAB, "posenc": COURSE.version}
 
 
-def test_explorers_work_in_a_kernel_with_colabs_widgets(colab, tmp_path):
-    """(Binder pins the widgets the book is built with, whose explorers tests/test_explorers.py tests.)"""
-    notebook = nbformat.v4.new_notebook(cells=[nbformat.v4.new_code_cell(EXPLORER_CHECK)])
-    outputs = run_notebook(notebook, colab, tmp_path).cells[0].outputs
-    text = "".join(o.get("text", "") for o in outputs)
-    assert f"versions {COLAB['ipywidgets']} {COLAB['anywidget']}" in text and "recomputed" in text
-    assert any("application/vnd.jupyter.widget-view+json" in o.get("data", {}) for o in outputs)
+WIDGET_VIEW = "application/vnd.jupyter.widget-view+json"
 
 
-def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, buttons_open, tmp_path):
+def explorers_on_page(site: Path, name: str) -> int:
+    """How many explorers the site's page of the notebook ``name`` shows (none for a student notebook)."""
+    folder, _, page = name.partition("/")
+    if folder != course_links.EDITION_FOLDER:
+        return 0
+    return (site / page).with_suffix(".html").read_text("utf-8").count(WIDGET_VIEW)
+
+
+def test_every_notebook_a_button_opens_runs_with_colabs_packages(colab, buttons_open, site, tmp_path):
+    """Each runs top to bottom and shows, with Colab's ipywidgets and anywidget, the explorers its page shows."""
     failed = []
     for name, notebook in buttons_open:
+        views = explorers_on_page(site, name)
         try:
             run_notebook(notebook, colab, tmp_path)  # Colab's working directory holds no repository
         except Exception as error:  # noqa: BLE001 -- collect every failing notebook, then report them all
             failed.append(f"{name}: {str(error)[-1500:]}")
+            continue
+        shown = sum(WIDGET_VIEW in out.get("data", {}) for cell in notebook.cells for out in cell.get("outputs", []))
+        if shown != views:
+            failed.append(f"{name}: {shown} explorers shown with Colab's packages, {views} on its page")
     assert failed == []
 
 
@@ -212,42 +194,24 @@ def test_binder_pins_the_versions_the_book_is_built_with():
     assert {name: version for name, version in pinned.items() if book.get(name, version) != version} == {}
 
 
-def imports_of(notebooks: list[tuple[str, nbformat.NotebookNode]]) -> dict[str, list[str]]:
-    """``{module: names imported from it}`` over every code cell of ``notebooks`` (``import m``: no names)."""
-    found: dict[str, set[str]] = {}
-    for _, notebook in notebooks:
-        for cell in notebook.cells:
-            for node in ast.walk(ast.parse(cell.source)) if cell.cell_type == "code" else ():
-                if isinstance(node, ast.Import):
-                    for alias in node.names:
-                        found.setdefault(alias.name, set())
-                elif isinstance(node, ast.ImportFrom) and node.level == 0:
-                    found.setdefault(node.module, set()).update(alias.name for alias in node.names)
-    return {module: sorted(names) for module, names in sorted(found.items())}
-
-
-FIND_IMPORTS = """
-import importlib, json, sys
-missing = []
-for module, names in json.loads(sys.argv[1]).items():
+RUN_EACH = """
+import json, sys
+failed = []
+for statement in json.loads(sys.argv[1]):
     try:
-        found = importlib.import_module(module)
+        exec(statement)
     except ImportError as error:
-        missing.append(f"{module}: {error}")
-        continue
-    for name in names:
-        if not hasattr(found, name):
-            try:
-                importlib.import_module(f"{module}.{name}")
-            except ImportError:
-                missing.append(f"{module}.{name}")
-print(json.dumps(missing))
+        failed.append(f"{statement}: {error}")
+print(json.dumps(failed))
 """
 
 
-def test_every_module_and_name_the_notebooks_import_is_in_the_binder_image(binder, buttons_open, tmp_path):
-    imports = imports_of(buttons_open)
-    assert {"numpy", "matplotlib.pyplot", "torch", "posenc.book.explorers"} <= imports.keys()
-    result = subprocess.run([str(binder), "-c", FIND_IMPORTS, json.dumps(imports)], cwd=tmp_path, check=True,
+def test_every_import_of_the_notebooks_runs_in_the_binder_image(binder, buttons_open, tmp_path):
+    """Every import statement of the notebooks' code, run on its own: each module and name is in the image."""
+    statements = sorted({ast.unparse(node) for _, notebook in buttons_open for cell in notebook.cells
+                         if cell.cell_type == "code" for node in ast.walk(ast.parse(cell.source))
+                         if isinstance(node, ast.Import) or isinstance(node, ast.ImportFrom) and node.level == 0})
+    assert {"numpy", "matplotlib.pyplot", "torch", "posenc.book.explorers"} <= {s.split()[1] for s in statements}
+    result = subprocess.run([str(binder), "-c", RUN_EACH, json.dumps(statements)], cwd=tmp_path, check=True,
                             capture_output=True, text=True)
     assert json.loads(result.stdout) == []

@@ -1,9 +1,8 @@
 """Fixtures for the real-browser tests: one chromium for the whole session, each page visited once, every request
 that leaves the site refused and recorded, as it would fail for a reader offline.
 
-Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, and
-``explorer_page`` over every page that shows a posenc explorer, so chapters written later, and explorers
-inserted into them, are covered too.
+Tests are generic over the site: ``page_path`` runs over every HTML page of the built site, so chapters written
+later, and explorers inserted into them, are covered too.
 """
 
 from __future__ import annotations
@@ -12,12 +11,19 @@ import functools
 from dataclasses import dataclass, field
 from urllib.parse import urlsplit
 
+import numpy as np
 import pytest
 from conftest import SITE, need
+
+from posenc.book.explorers import EXPLORERS
 
 from .harness import NODE_MODULES, SiteServer, launch, missing_tools, site_pages, transfer_size
 
 NO_SITE = "(no built site)"
+
+READ_EXPLORER = """(root) => ({kind: root.dataset.explorer, state: JSON.parse(root.dataset.state),
+  readouts: Object.fromEntries([...root.querySelectorAll('output[data-readout]')]
+    .map((o) => [o.dataset.readout, JSON.parse(o.dataset.value)]))})"""  # the exact values behind what it shows
 
 COLLECT_PAGE = """() => {
   const maths = [...document.querySelectorAll('.math')];
@@ -30,11 +36,11 @@ COLLECT_PAGE = """() => {
       loaded: img.complete && img.naturalWidth > 0,
     })),
     widgetViews: document.querySelectorAll('script[type="application/vnd.jupyter.widget-view+json"]').length,
-    explorers: document.querySelectorAll('.posenc-explorer').length,
+    explorers: [...document.querySelectorAll('.posenc-explorer')].map(READ_EXPLORER),
     widgetErrors: [...document.querySelectorAll('.jupyter-widgets, .widget-subarea')]
       .filter((el) => /Error displaying widget/.test(el.textContent)).length,
   };
-}"""
+}""".replace("READ_EXPLORER", READ_EXPLORER)
 
 RUN_AXE = """async () => {
   // A code block's tokens of one colour and font, side by side, have one contrast: axe's colour-contrast rule (most
@@ -139,15 +145,19 @@ def _pages_to_visit() -> list[str]:
     return [p for p in site_pages(SITE) if 'http-equiv="refresh"' not in (SITE / p).read_text("utf-8").lower()]
 
 
-EXPLORER_STATE = '"_anywidget_id": "posenc.book.explorers.'  # a page's widget state names the explorers it shows
-
-
 def pytest_generate_tests(metafunc):
-    pages = _pages_to_visit()
-    if "explorer_page" in metafunc.fixturenames:
-        pages = [p for p in pages if p == NO_SITE or EXPLORER_STATE in (SITE / p).read_text("utf-8")]
-    for name in {"page_path", "explorer_page"} & set(metafunc.fixturenames):
-        metafunc.parametrize(name, pages, ids=lambda page: page.removesuffix(".html"))
+    if "page_path" in metafunc.fixturenames:
+        metafunc.parametrize("page_path", _pages_to_visit(), ids=lambda page: page.removesuffix(".html"))
+
+
+def assert_same_numbers(explorer: dict, where: str) -> None:
+    """The readouts an explorer shows (``READ_EXPLORER``'s) are those posenc computes for the state it shows."""
+    shown, computed = explorer["readouts"], EXPLORERS[explorer["kind"]](**explorer["state"]).readouts()
+    assert shown.keys() == computed.keys(), f"{where}: readouts {sorted(shown)} vs posenc {sorted(computed)}"
+    for name, value in computed.items():
+        got = np.asarray(shown[name], dtype=float)
+        assert got.shape == np.shape(value), f"{where}: {name} has shape {got.shape}"
+        assert np.allclose(got, value, rtol=1e-9, atol=1e-12), f"{where}: {name} = {shown[name]}, posenc {value}"
 
 
 class BrowserSite:

@@ -1,15 +1,16 @@
-"""Every posenc explorer on the site responds to input as the mathematics says, with no kernel behind it.
+"""The explorers respond to input as the mathematics says, with no kernel behind it.
 
 The page computes its readouts in JavaScript from the widget state (the exact values sit in each readout's
-``data-value``); the tests compare them with posenc's for the same state. What the page draws (the curve, the
-table, the buttons' limits, the aliasing mark) is one script per kind, checked on one copy of the kind.
+``data-value``); the tests compare them with posenc's for the same state. Every copy of a kind runs one script,
+so its controls, and what it draws (the curve, the table, the buttons' limits, the aliasing mark), are tried on
+the explorers page, which holds every kind; every explorer of every page, as loaded, shows posenc's numbers
+(test_site_pages.py).
 """
 
 from __future__ import annotations
 
 import json
 from collections.abc import Iterator
-from contextlib import contextmanager
 
 import numpy as np
 import pytest
@@ -17,11 +18,10 @@ import pytest
 from posenc.book.explorers import EXPLORERS
 from posenc.sinusoidal import frequencies
 
-pytestmark = pytest.mark.browser
-EXPLORERS_PAGE = "appendix/explorers.html"  # holds one of every kind: the kinds' own tests use its copies
+from .conftest import READ_EXPLORER, assert_same_numbers
 
-READOUTS = """(root) => Object.fromEntries([...root.querySelectorAll('output[data-readout]')]
-  .map((o) => [o.dataset.readout, JSON.parse(o.dataset.value)]))"""
+pytestmark = pytest.mark.browser
+EXPLORERS_PAGE = "appendix/explorers.html"
 SET_VALUE = """(input, value) => { input.value = String(value);
   input.dispatchEvent(new Event('input', {bubbles: true})); }"""
 
@@ -32,11 +32,11 @@ class LiveExplorer:
     def __init__(self, page, root, kind: str):
         self.page, self.root, self.kind = page, root, kind
 
-    def state(self) -> dict:
-        return json.loads(self.root.get_attribute("data-state"))
+    def read(self) -> dict:
+        return self.root.evaluate(READ_EXPLORER)
 
-    def readouts(self) -> dict:
-        return self.root.evaluate(READOUTS)
+    def state(self) -> dict:
+        return self.read()["state"]
 
     def control(self, name: str):
         return self.root.locator(f'[data-control="{name}"]')
@@ -49,27 +49,17 @@ class LiveExplorer:
         self.page.keyboard.press(key)
 
 
-@contextmanager
-def opened(browser_site, page_path: str):
-    """The explorers on the page ``page_path``, as drawn there."""
-    page, visit = browser_site.open(page_path)
+@pytest.fixture(scope="module")
+def kinds(browser_site) -> dict[str, LiveExplorer]:
+    """The first explorer of each kind on the explorers page, opened once: each test sets what it reads first."""
+    page, visit = browser_site.open(EXPLORERS_PAGE)
     try:
-        roots = page.locator(".posenc-explorer[data-explorer]").all()
-        assert roots, f"no explorer rendered on {page_path}"
-        yield [LiveExplorer(page, root, root.get_attribute("data-explorer")) for root in roots]
+        explorers = [LiveExplorer(page, root, root.get_attribute("data-explorer"))
+                     for root in page.locator(".posenc-explorer[data-explorer]").all()]
+        yield {live.kind: live for live in reversed(explorers)}  # the first of each kind
         assert visit.console_errors == [], "console errors while using the explorers"
     finally:
         page.close()
-
-
-def assert_same_numbers(live: LiveExplorer, where: str) -> None:
-    """The page's readouts are those posenc computes for the state the page shows."""
-    shown, computed = live.readouts(), EXPLORERS[live.kind](**live.state()).readouts()
-    assert shown.keys() == computed.keys(), f"{where}: readouts {sorted(shown)} vs posenc {sorted(computed)}"
-    for name, value in computed.items():
-        got = np.asarray(shown[name], dtype=float)
-        assert got.shape == np.shape(value), f"{where}: {name} has shape {got.shape}"
-        assert np.allclose(got, value, rtol=1e-9, atol=1e-12), f"{where}: {name} = {shown[name]}, posenc {value}"
 
 
 def operate(live: LiveExplorer, control) -> Iterator[str]:
@@ -94,24 +84,15 @@ def operate(live: LiveExplorer, control) -> Iterator[str]:
         yield f"moving {name}"
 
 
-def test_explorer_readouts_match_posenc_before_and_after_every_control(browser_site, explorer_page):
-    """Every slider, choice and button of every explorer on the site: the page's readouts are posenc's after each.
+def test_explorer_readouts_match_posenc_after_every_control(kinds):
+    """Every slider, choice and button of every kind of explorer: the page's readouts are posenc's after each.
     (What the readouts mean -- scores that depend only on the offset, the aliasing of a fast hand -- is tested on
     posenc itself, tests/test_explorers.py.)"""
-    with opened(browser_site, explorer_page) as explorers:
-        for n, live in enumerate(explorers):
-            where = f"{live.kind} explorer #{n}"
-            assert_same_numbers(live, f"{where} as loaded")
-            for control in live.root.locator("[data-control]").all():
-                for done in operate(live, control):
-                    assert_same_numbers(live, f"{where} after {done}")
-
-
-@pytest.fixture(scope="module")
-def kinds(browser_site) -> dict[str, LiveExplorer]:
-    """The first explorer of each kind on the explorers page, opened once: each test sets what it reads first."""
-    with opened(browser_site, EXPLORERS_PAGE) as explorers:
-        yield {live.kind: live for live in reversed(explorers)}
+    assert sorted(kinds) == sorted(EXPLORERS), "the explorers page holds one of every kind"
+    for live in kinds.values():
+        for control in live.root.locator("[data-control]").all():
+            for done in operate(live, control):
+                assert_same_numbers(live.read(), f"{live.kind} explorer after {done}")
 
 
 def test_sinusoidal_similarity_curve_slides_with_the_position(kinds):

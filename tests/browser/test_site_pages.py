@@ -1,6 +1,6 @@
 """Every page of the built site, in chromium: a clean console, typeset math, figures with alt text,
-widgets that render, no serious accessibility problems, a weight within budget, and glossary terms that show
-their definition when the pointer rests on them or the keyboard focuses them."""
+widgets that render (explorers with posenc's numbers), no serious accessibility problems, a weight within budget,
+and glossary terms that show their definition when the pointer rests on them or the keyboard focuses them."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import re
 import pytest
 from bs4 import BeautifulSoup
 
-from .conftest import SITE
+from .conftest import SITE, assert_same_numbers
 
 pytestmark = pytest.mark.browser
 BUDGET_BYTES = 2_500_000  # the heaviest page's first visit must transfer at most 2.5 MB (everything is local)
@@ -37,10 +37,13 @@ def test_every_figure_loads_and_has_alt_text(report):
     assert unlabelled == [], "images without alt text"
 
 
-def test_every_widget_renders(report):
+def test_every_widget_renders_and_every_explorer_shows_posencs_numbers(report):
+    """(Every control of every kind of explorer, and what the page draws: test_site_explorers.py.)"""
     facts = report.facts
     assert facts["widgetErrors"] == 0, "a widget shows 'Error displaying widget'"
-    assert facts["explorers"] >= facts["widgetViews"], f"{facts['widgetViews']} views, {facts['explorers']} drawn"
+    assert len(facts["explorers"]) >= facts["widgetViews"], f"{facts['widgetViews']} views, {facts['explorers']}"
+    for n, explorer in enumerate(facts["explorers"]):
+        assert_same_numbers(explorer, f"{report.rel}: {explorer['kind']} explorer #{n} as loaded")
 
 
 def test_page_has_no_serious_or_critical_accessibility_violations(report):

@@ -36,10 +36,9 @@ from posenc.sinusoidal import frequencies, position_vectors, similarity, wavelen
 
 from .stills import clock_still, rope_still, sinusoidal_still, still_png
 
-__all__ = ["SinusoidalExplorer", "RopeExplorer", "ClockExplorer", "EXPLORERS", "D_MODELS"]
+__all__ = ["SinusoidalExplorer", "RopeExplorer", "ClockExplorer", "EXPLORERS"]
 
 _HERE = Path(__file__).resolve().parent
-_CSS = (_HERE / "explorers.css").read_text(encoding="utf-8")
 D_MODELS = (16, 64, 128)
 
 
@@ -66,19 +65,25 @@ def _nearest(values: np.ndarray, skip: int) -> int:
 
 
 class _Explorer(anywidget.AnyWidget):
-    """What every explorer shares: a display bundle with a still PNG of the current state beside the widget."""
+    """What every explorer shares: a display bundle with a still PNG of the current state beside the widget, and
+    the check of ``d`` where an explorer has one. Each explorer's ``still()`` (a function of
+    :mod:`posenc.book.explorers.stills`) draws its current state as a matplotlib figure."""
 
-    _draw_still = None  # each explorer's function of posenc.book.explorers.stills
-
-    def still(self):
-        """The explorer's current state as a matplotlib figure (the same panels and readouts as the page)."""
-        return type(self)._draw_still(self)
+    _css = (_HERE / "explorers.css").read_text(encoding="utf-8")
 
     def _repr_mimebundle_(self, **kwargs):
-        """anywidget's bundle (``text/plain`` and the widget view) plus ``image/png``: :meth:`still`."""
+        """anywidget's bundle (``text/plain`` and the widget view) plus ``image/png``: ``still()``."""
         data, metadata = super()._repr_mimebundle_(**kwargs)
         data["image/png"] = b2a_base64(still_png(self.still()), newline=False).decode("ascii")
         return data, metadata
+
+    @t.validate("d")
+    def _valid_d(self, proposal):
+        d = proposal["value"]
+        if d < 2 or d % 2:
+            raise t.TraitError(f"{type(self).__name__}: d must be even and at least 2 (dimensions come in pairs), "
+                               f"got {d}")
+        return d
 
 
 class SinusoidalExplorer(_Explorer):
@@ -93,8 +98,7 @@ class SinusoidalExplorer(_Explorer):
     """
 
     _esm = _module("sinusoidal")
-    _css = _CSS
-    _draw_still = staticmethod(sinusoidal_still)
+    still = sinusoidal_still
     d_model = t.Int(64).tag(sync=True)
     position = t.Int(12).tag(sync=True)
     dimension = t.Int(0).tag(sync=True)
@@ -147,8 +151,7 @@ class RopeExplorer(_Explorer):
     """
 
     _esm = _module("rope")
-    _css = _CSS
-    _draw_still = staticmethod(rope_still)
+    still = rope_still
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
     q = t.List(t.Float()).tag(sync=True)
@@ -170,13 +173,6 @@ class RopeExplorer(_Explorer):
     @t.default("k")
     def _default_k(self):
         return self._content(1)
-
-    @t.validate("d")
-    def _valid_d(self, proposal):
-        d = proposal["value"]
-        if d < 2 or d % 2:
-            raise t.TraitError(f"RopeExplorer: d must be even and at least 2 (dimensions come in pairs), got {d}")
-        return d
 
     @t.validate("q", "k")
     def _valid_vector(self, proposal):
@@ -223,20 +219,12 @@ class ClockExplorer(_Explorer):
     """
 
     _esm = _module("clock")
-    _css = _CSS
-    _draw_still = staticmethod(clock_still)
+    still = clock_still
     d = t.Int(64).tag(sync=True)
     base = t.Float(10000.0).tag(sync=True)
     hand = t.Int(0).tag(sync=True)
     position = t.Int(0).tag(sync=True)
     n_positions = t.Int(16).tag(sync=True)
-
-    @t.validate("d")
-    def _valid_d(self, proposal):
-        d = proposal["value"]
-        if d < 2 or d % 2:
-            raise t.TraitError(f"ClockExplorer: d must be even and at least 2 (one hand per pair), got {d}")
-        return d
 
     @t.validate("hand", "n_positions", "position")
     def _in_range(self, proposal):
@@ -247,28 +235,19 @@ class ClockExplorer(_Explorer):
     def _keep_position_inside(self, change):
         self.position = min(self.position, change["new"] - 1)
 
-    def hand_gaps(self) -> np.ndarray:
-        r"""Distance along the circle from position :math:`p` to each shown :math:`q` on the chosen hand,
-        :math:`\delta((q - p)\theta_j, 0)` (:func:`posenc.clock.angular_distance`)."""
-        theta = frequencies(self.d, self.base)[self.hand]
-        return angular_distance((np.arange(self.n_positions) - self.position) * theta, 0.0)
-
-    def clock_distances(self) -> np.ndarray:
-        r"""Distance over all hands from :math:`p` to each shown :math:`q`, :math:`D(q - p)`
-        (:func:`posenc.clock.offset_distance`)."""
-        return offset_distance(np.arange(self.n_positions) - self.position, self.d, self.base)
-
     @property
     def aliased(self) -> bool:
         """Whether, on the chosen hand, the position nearest to ``position`` is not one of its neighbours."""
-        return abs(_nearest(self.hand_gaps(), self.position) - self.position) != 1
+        return abs(self.readouts()["nearest_on_hand"][0] - self.position) != 1
 
     def readouts(self) -> dict[str, float | list]:
         r"""The numbers the page shows: :math:`\theta_j`, its period :math:`2\pi/\theta_j`, the reading
         :math:`p\theta_j \bmod 2\pi` of hand :math:`j`, and ``[q, gap]`` for the nearest other position on
-        this hand and ``[q, distance]`` for the nearest over all hands."""
+        this hand (:func:`posenc.clock.angular_distance`) and ``[q, distance]`` for the nearest over all hands
+        (:func:`posenc.clock.offset_distance`)."""
         theta = float(frequencies(self.d, self.base)[self.hand])
-        gaps, distances = self.hand_gaps(), self.clock_distances()
+        offsets = np.arange(self.n_positions) - self.position
+        gaps, distances = angular_distance(offsets * theta, 0.0), offset_distance(offsets, self.d, self.base)
         near, near_all = _nearest(gaps, self.position), _nearest(distances, self.position)
         return {
             "theta": theta,

@@ -16,13 +16,12 @@ from io import BytesIO
 
 import matplotlib as mpl
 import numpy as np
-from matplotlib.backends.backend_agg import FigureCanvasAgg
 from matplotlib.figure import Figure
 from matplotlib.patches import Circle, Rectangle
 
 from posenc.sinusoidal import frequencies, sinusoidal_table
 
-from ..style import STYLE
+from ..style import STYLE, heatmap
 
 # The colours of common.js, so that the still looks like the explorer on the page.
 QUERY, KEY, INK, GRID, OTHER = "#b3450b", "#1f5fa8", "#1d1d1d", "#c8c8c8", "#6b6b6b"
@@ -42,20 +41,19 @@ def _pair(values) -> str:
 
 
 def still_png(figure: Figure) -> bytes:
-    """The PNG bytes of ``figure``, rendered off-screen at :data:`DPI` dots per inch."""
+    """The PNG bytes of ``figure``, rendered off-screen (by the Agg canvas) at :data:`DPI` dots per inch."""
     buffer = BytesIO()
-    FigureCanvasAgg(figure)
     figure.savefig(buffer, format="png", dpi=DPI)
     return buffer.getvalue()
 
 
-def _figure(title: str, panels: int, rows: list[tuple[str, str]], *, widths=None) -> tuple[Figure, list]:
+def _figure(title: str, panels: int, rows: list[tuple[str, str]]) -> tuple[Figure, list]:
     """A figure titled ``title`` with ``panels`` drawing areas side by side and, below them, the
     explorer's readouts in two columns (``label: value``); returns the figure and the drawing axes."""
     lines = (len(rows) + 1) // 2
     with mpl.rc_context(STYLE):
         figure = Figure(figsize=(7.2, 2.9 + 0.22 * lines), layout="constrained")
-        grid = figure.add_gridspec(2, panels, height_ratios=[2.9, 0.22 * lines], width_ratios=widths)
+        grid = figure.add_gridspec(2, panels, height_ratios=[2.9, 0.22 * lines])
         axes = [figure.add_subplot(grid[0, column]) for column in range(panels)]
         table = figure.add_subplot(grid[1, :])
     figure.suptitle(title, x=0.01, ha="left", fontsize=11, fontweight="bold", color=INK)
@@ -84,11 +82,7 @@ def _plane(ax, limit: float) -> None:
     ax.add_patch(Circle((0, 0), 1, fill=False, color=GRID, lw=1))
     ax.axhline(0, color=GRID, lw=0.6)
     ax.axvline(0, color=GRID, lw=0.6)
-    ax.set_xlim(-limit, limit)
-    ax.set_ylim(-limit, limit)
-    ax.set_aspect("equal")
-    ax.set_xticks([])
-    ax.set_yticks([])
+    ax.set(xlim=(-limit, limit), ylim=(-limit, limit), aspect="equal", xticks=[], yticks=[])
     ax.spines[:].set_visible(False)
 
 
@@ -105,21 +99,17 @@ def sinusoidal_still(explorer) -> Figure:
         ("wavelength 2π/θ", f"{fmt(wavelength, 2)} positions" if wavelength < 100 else f"{wavelength:,.0f} positions"),
         (f"similarity of {p} to {neighbour}", fmt(neighbour_similarity)),
     ])
-    heat.imshow(sinusoidal_table(n, d, explorer.base), cmap="RdBu_r", vmin=-1, vmax=1, aspect="auto",
-                interpolation="nearest")
+    heatmap(heat, sinusoidal_table(n, d, explorer.base), title="the table PE: blue −1, red +1", limit=1.0)
+    heat.title.set_fontsize(9)
     heat.add_patch(Rectangle((i - 0.5, -0.5), 1, n, fill=False, color=INK, lw=1.2))
     heat.add_patch(Rectangle((-0.5, p - 0.5), d, 1, fill=False, color=INK, lw=1.2))
-    heat.set_xlabel("dimension")
-    heat.set_ylabel("position n")
-    heat.set_title("the table PE: blue −1, red +1", fontsize=9)
+    heat.set(xlabel="dimension", ylabel="position n")
     curve = explorer.similarity_curve()
     chart.axhline(0, color=GRID, lw=0.6)
     chart.plot(np.arange(n), curve, color=KEY, lw=1.8)
     chart.plot([neighbour], [curve[neighbour]], "o", mfc="none", mec=QUERY, mew=1.6)
     chart.plot([p], [curve[p]], "o", color=QUERY)
-    chart.set_ylim(-1.05, 1.05)
-    chart.set_xlabel("position n")
-    chart.set_ylabel("similarity to p")
+    chart.set(ylim=(-1.05, 1.05), xlabel="position n", ylabel="similarity to p")
     chart.set_title(f"PE({p})·PE(n) / (d/2) for every n", fontsize=9)
     return figure
 
