@@ -88,8 +88,8 @@ def render(name: str, stored: str, keywords: dict) -> str:
             f"check({name},\n      {blob}{rest})")
 
 
-def refresh(root: Path, path: Path) -> list[str]:
-    """Write the stored values of every self-check of the source notebook ``path``; the answers changed."""
+def refresh(root: Path, path: Path) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Write the stored values of every self-check of the source notebook ``path``; it and the answers changed."""
     nb = nbformat.read(str(path), as_version=4)
     setup, model_answers, changed = setup_cells(nb), samples.solutions(nb), []
     for answer, cell in check_cells(nb).items():
@@ -109,7 +109,7 @@ def refresh(root: Path, path: Path) -> list[str]:
             cell.source, changed = source, [*changed, answer]
     if changed:
         nbformat.write(nb, str(path))
-    return changed
+    return nb, changed
 
 
 HIDDEN_RULE = ("The hidden tests run in the grader's own Python, beside the student's kernel: they see numpy as `np` "
@@ -210,9 +210,8 @@ def main(argv: list[str] | None = None) -> int:
         if not paths:
             raise ValueError(f"no notebook in exercises/source/ for {' '.join(options.assignments)}")
         for path in paths:
-            changed = refresh(root, path)
+            nb, changed = refresh(root, path)
             print(f"{path.relative_to(root)}: " + (f"stored {', '.join(changed)}" if changed else "up to date"))
-            nb = nbformat.read(str(path), as_version=4)
             broken += [f"{answer}: {problem}" for answer in samples.autograded_answers(nb)
                        if options.question in (None, answer) for problem in problems(root, nb, answer)]
     except (ValueError, RuntimeError) as problem:
