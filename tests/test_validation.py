@@ -56,11 +56,7 @@ TRIPS = [
 ]
 
 
-def _case_id(case) -> str:
-    return f"{case[0].__name__}-{case[3].__name__}-{case[4][:24]}"
-
-
-@pytest.mark.parametrize("case", TRIPS, ids=_case_id)
+@pytest.mark.parametrize("case", TRIPS, ids=lambda case: f"{case[0].__name__}-{case[3].__name__}-{case[4][:24]}")
 def test_a_students_slip_gets_the_rules_error_with_a_message_that_names_function_and_problem(case):
     function, args, kwargs, error, message = case
     with pytest.raises(error) as raised:

@@ -142,12 +142,9 @@ def grade(nb, answer: str, source: str) -> tuple[tuple[str, str], hidden.Failure
 
 
 def problems(root: Path, nb, answer: str) -> list[str]:
-    """Every rule of the instructor guide that the question ``answer`` of the source notebook ``nb`` breaks, one line
-    each: a hidden assertion without a message; the model answer or another correct form
-    (``tests/chNN/correct_solutions/``) failing its self-check or hidden tests; fewer than two listed mistakes, or
-    one that passes either or that the self-check does not name (by its docstring, where the self-check compares
-    stored values) or tells precise numbers; an unwritten answer not told so. First, the cells' order and metadata:
-    only the hidden tests decide the points, so a self-check that fails never costs one."""
+    """Every rule of the instructor guide (*Adding a question*) that the question ``answer`` of the source notebook
+    ``nb`` breaks, one line each, found by grading each of its answers (:func:`grade`). First, the cells' order and
+    metadata: only the hidden tests decide the points, so a self-check that fails never costs one."""
     ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
     if ids[ids.index(answer) + 1: ids.index(answer) + 3] != [f"{answer}_check", f"{answer}_tests"]:
         return [f"under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"]
