@@ -107,12 +107,11 @@ SLOW_FIRST = ("grader", "venv", "browser", "build", "pdf", "site")  # the marks 
 def pytest_collection_modifyitems(items):
     """Mark each test with what its fixtures need; then put the files with the slowest needs first, so that
     `pytest -n auto --dist loadfile` hands them out before the quick files that fill the gaps at the end."""
+    rank = {}
     for item in items:
         for fixture, mark in FIXTURE_NEEDS.items():
             if fixture in item.fixturenames:
                 item.add_marker(mark)
-    rank = {}
-    for item in items:
         needs = [SLOW_FIRST.index(mark.name) for mark in item.iter_markers() if mark.name in SLOW_FIRST]
         rank[item.path] = min([rank.get(item.path, len(SLOW_FIRST)), *needs])
     items.sort(key=lambda item: rank[item.path])  # stable: each file's tests keep their order

