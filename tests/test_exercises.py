@@ -16,27 +16,22 @@ import json
 import multiprocessing
 import re
 import shutil
-import sys
 from pathlib import Path
 
 import cheats
+import exercise_table
 import nbformat
+import new_question
 import pytest
+import self_checks
 import torch
+from grading_kit import COURSE, ROOT
 
 from posenc.book.answers import SelfCheckFailed
 from posenc_grader import grade_class, hidden, release, samples, wire
 from posenc_grader.course import Course, answer_files, answer_source, nbgrader_meta
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tools"))
-import exercise_table  # noqa: E402
-import new_question  # noqa: E402
-import self_checks  # noqa: E402
-
-COURSE = Course.find(ROOT / "exercises")
-TESTS = Path(__file__).resolve().parent
-
+TESTS = ROOT / "tests"
 
 SOURCES = {f"{a}/{n}": nbformat.read(str(COURSE.source(a, n)), as_version=4)
            for a, notebooks in COURSE.assignments().items() for n in notebooks}
