@@ -290,7 +290,7 @@ def test_the_zip_holds_gradescopes_scripts_the_graders_lock_this_releases_wheels
 @needs_root
 def test_the_image_makes_the_same_student_version_from_the_zip(built):
     """What setup.sh did in the image (nbgrader generate_assignment) is the committed student version."""
-    assert same_notebooks(built / "source" / "prepared" / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb",
+    assert same_notebooks(built / "source" / "prepared" / "course" / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb",
                           COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
 
 
