@@ -21,27 +21,12 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cheats
+import grading_kit as kit
 import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
-from grading_kit import (
-    CLOCKWISE,
-    COURSE,
-    ENV_NAME,
-    ENV_SECRET,
-    READ_ENVIRONMENT,
-    ROOT,
-    ROTATION,
-    attack,
-    grade,
-    kernel_ids,
-    machine_secrets,
-    printed,
-    read,
-    solved,
-    write,
-)
+from grading_kit import CLOCKWISE, COURSE, ROOT, ROTATION, grade, printed, read, solved, write
 
 from posenc_grader import Limits, gradescope, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, grade_id, nbgrader_meta, same_notebooks
@@ -57,7 +42,7 @@ DOCKER_CAPABILITIES = ("CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NE
                        "SETPCAP", "NET_BIND_SERVICE", "SYS_CHROOT", "KILL", "AUDIT_WRITE")
 #: The container's environment: this checkout's sources first (Gradescope's has its installed wheels).
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
-               "PYTHONPATH": f"{ROOT / 'src'}:{ROOT / 'grader' / 'src'}", ENV_NAME: ENV_SECRET}
+               "PYTHONPATH": f"{ROOT / 'src'}:{ROOT / 'grader' / 'src'}", kit.ENV_NAME: kit.ENV_SECRET}
 needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("bwrap") is None or sandbox.problem() is not None,
                                 reason="the container is a bubblewrap sandbox that root starts, and make grade's "
                                        "bubblewrap sandbox grades beside it (`make test` runs as root in CI)")
@@ -85,13 +70,13 @@ SCHEMA = {
 #: (:func:`grading_kit.attack`); last, a process left behind that would write into /tmp a second later.
 ATTACKS = [
     "import os\nprint('ids', os.getuid(), os.getgid(), os.getgroups())",
-    *(attack(name, code) for name, code in {
+    *(kit.attack(name, code) for name, code in {
         "read the hidden tests": f"print(len(open({HIDDEN!r}).read()))",
         "list /autograder": "import os\nprint(os.listdir('/autograder'))",
         "write the results": "open('/autograder/results/results.json', 'w').write('{\"score\": 100}')",
         "read the submission's metadata": "print(open('/autograder/submission_metadata.json').read())",
         "read a root-only file": "print(open('/etc/shadow').read())",
-        "read the grader's environment": READ_ENVIRONMENT}.items()),
+        "read the grader's environment": kit.READ_ENVIRONMENT}.items()),
     "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', \"import time; time.sleep(1); "
     f"open('/tmp/{OUTLIVED}', 'w').write('x')\"], start_new_session=True)"]
 
@@ -324,7 +309,7 @@ def test_the_kernel_ran_in_the_in_container_sandbox_as_a_user_of_its_own(runs):
     for student in EXPECTED:
         assert runs[student]["results"]["extra_data"]["sandbox"] == "setpriv"
         assert "sandbox: setpriv, the in-container sandbox" in runs[student]["stdout"]
-    uid, gid, groups = kernel_ids(printed(runs["attack"]["root"] / "work" / "out", "submission"))  # its make grade
+    uid, gid, groups = kit.kernel_ids(printed(runs["attack"]["root"] / "work" / "out", "submission"))  # its make grade
     assert uid == gid >= sandbox.UID_BASE and groups == "[]", (uid, gid, groups)
 
 
@@ -342,7 +327,7 @@ def test_an_attack_on_autograder_fails_inside_the_container(runs):
 
 @needs_root
 def test_no_hidden_test_and_no_secret_reaches_the_results_or_the_output(runs):
-    leaks = [*hidden_lines(read("source")), HIDDEN_TESTS[0], *machine_secrets()]
+    leaks = [*hidden_lines(read("source")), HIDDEN_TESTS[0], *kit.machine_secrets()]
     assert len(hidden_lines(read("source"))) > 10
     for student, run in runs.items():
         shown = json.dumps(run["results"], ensure_ascii=False) + run["stdout"]

@@ -28,27 +28,11 @@ import tempfile
 from pathlib import Path
 
 import cheats
+import grading_kit as kit
 import nbformat
 import psutil
 import pytest
-from grading_kit import (
-    CLOCKWISE,
-    COURSE,
-    ENV_NAME,
-    ENV_SECRET,
-    LIMITS,
-    READ_ENVIRONMENT,
-    ROTATION,
-    SANDBOXED,
-    attack,
-    grade,
-    kernel_ids,
-    machine_secrets,
-    printed,
-    read,
-    solved,
-    write,
-)
+from grading_kit import CLOCKWISE, COURSE, LIMITS, ROTATION, SANDBOXED, grade, printed, read, solved, write
 
 from posenc_grader import Limits, gradescope, samples, sandbox
 from posenc_grader.course import answer_files, answer_source
@@ -214,9 +198,9 @@ def attacks(root: Path, port: int) -> dict[str, str]:
             f"for path in {[str(root / 'secret' / 'root-only.txt'), *SECRET_FILES]!r}:\n"
             "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
             "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
-        "read the environment": READ_ENVIRONMENT,
+        "read the environment": kit.READ_ENVIRONMENT,
     }
-    return {name: attack(name, text) for name, text in code.items()}
+    return {name: kit.attack(name, text) for name, text in code.items()}
 
 
 def tree_digest(folder: Path) -> str:
@@ -281,11 +265,11 @@ def graded(tmp_path_factory, prepared_course):
     (root / "secret" / "root-only.txt").chmod(0o600)
     lines = []
     with grader_terminal() as terminal:
-        os.environ[ENV_NAME] = ENV_SECRET  # reaches the workers when their fork server starts in this run
+        os.environ[kit.ENV_NAME] = kit.ENV_SECRET  # reaches the workers when their fork server starts in this run
         try:
             rows = grade(submissions, root / "out", prepared_course, progress=lines.append)
         finally:
-            del os.environ[ENV_NAME]
+            del os.environ[kit.ENV_NAME]
     try:
         server.accept()
         reached = True
@@ -385,7 +369,7 @@ def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, attack):
 @needs_sandbox
 def test_the_kernel_is_a_user_with_no_privilege_and_no_group(graded):
     root, _, _, _ = graded
-    uid, gid, groups = kernel_ids(printed(root / "out", ATTACKER))
+    uid, gid, groups = kit.kernel_ids(printed(root / "out", ATTACKER))
     assert uid == gid >= sandbox.UID_BASE > 0 and groups == "[]", (uid, gid, groups)
 
 
@@ -416,7 +400,7 @@ def test_the_kernel_cannot_make_a_user_namespace(tmp_path):
 @needs_sandbox
 def test_no_secret_reaches_any_output_file_or_the_graders_terminal(graded):
     root, _, lines, after = graded
-    found = [SECRET, *machine_secrets()]
+    found = [SECRET, *kit.machine_secrets()]
     for path in (root / "out").rglob("*"):
         if path.is_file():
             content = path.read_bytes()
