@@ -112,14 +112,8 @@ class Sneaky(np.ndarray):
 '''
 
 #: What each answer function returns, by cheat.
-RETURNS = {
-    "frames": "Anything()",
-    "inspect": "Anything()",
-    "gc": "Anything()",
-    "globals": "Anything()",
-    "ndarray": "np.zeros(1).view(Sneaky)",
-    "found_at_call": "np.asarray(0.0 if _find() is None else _find())",
-}
+RETURNS = {**dict.fromkeys(FINDERS, "Anything()"), "ndarray": "np.zeros(1).view(Sneaky)",
+           "found_at_call": "np.asarray(0.0 if _find() is None else _find())"}
 
 
 def submission(kind: str, source: NotebookNode, release: NotebookNode) -> NotebookNode:

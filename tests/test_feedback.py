@@ -11,7 +11,6 @@ guide once advised, which wrote the hidden tests into every page.
 from __future__ import annotations
 
 import csv
-import shutil
 import subprocess
 import sys
 from pathlib import Path
@@ -20,13 +19,13 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 from conftest import hidden_lines
-from grading_kit import CLOCKWISE, ROTATION, SANDBOXED, grade_by_hand, read, solved
+from grading_kit import CLOCKWISE, ROTATION, grade, grade_by_hand, read, solved, write
 
-from posenc_grader import Limits, grade_class, refresh
+from posenc_grader import refresh
 from posenc_grader.course import HIDDEN_TESTS, nbgrader_meta
 from posenc_grader.feedback import HIDDEN_NOTE, hide
 from posenc_grader.marks import Mark
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 
 (ASSIGNMENT, NOTEBOOK), STUDENT = ROTATION, "Ada Lovelace"
 WRONG = "ch04_rotation"  # the answer replaced by a wrong one (clockwise), whose hidden tests then fail
@@ -45,17 +44,14 @@ def points(written: bool) -> dict[str, float]:
 
 # ---- the rules, without grading -------------------------------------------------------------------------------------
 
-def test_every_hidden_region_of_a_cell_is_cut_and_the_visible_code_kept():
+def test_every_hidden_region_of_a_cell_is_cut_even_one_never_closed_and_the_visible_code_kept():
     source = f"a = 1\n{HIDDEN_TESTS[0]}\nassert secret_one\n{HIDDEN_TESTS[1]}\nb = 2\n{HIDDEN_TESTS[0]}\nsecret_two\n" \
              f"{HIDDEN_TESTS[1]}\nc = 3"
     cut = hide(source)
     assert "secret" not in cut and HIDDEN_TESTS[0] not in cut and HIDDEN_TESTS[1] not in cut
     assert cut.count(HIDDEN_NOTE) == 2
     assert cut.index("a = 1") < cut.index("b = 2") < cut.index("c = 3")
-
-
-def test_a_hidden_region_never_closed_is_cut_to_the_end():
-    assert hide(f"visible\n{HIDDEN_TESTS[0]}\nassert secret\n") == f"visible\n{HIDDEN_NOTE}"
+    assert hide(f"visible\n{HIDDEN_TESTS[0]}\nassert secret\n") == f"visible\n{HIDDEN_NOTE}"  # never closed
 
 
 def grade_row(auto, manual, most):
@@ -107,21 +103,14 @@ def loop(tmp_path_factory, prepared_course) -> dict[str, dict]:
     """The page and the grade sheet after ``graded``, ``refreshed`` (after grading by hand) and ``graded again``."""
     root = tmp_path_factory.mktemp("feedback")
     out, submissions = root / "out", root / "submissions"
-    shutil.copytree(prepared_course, out / PREPARED)
-    (submissions / STUDENT / ASSIGNMENT).mkdir(parents=True)
-    nbformat.write(submission(), str(submissions / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
-
-    def grade() -> None:
-        grade_class(submissions, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=1,
-                    progress=lambda line: None, sandboxed=SANDBOXED)
-
-    grade()
+    write(submissions / STUDENT / ASSIGNMENT / f"{NOTEBOOK}.ipynb", submission())
+    grade(submissions, out, prepared_course)
     steps = {"graded": snapshot(out)}
     written = points(written=True)
     grade_by_hand(out, STUDENT, {cell: most - 1 for cell, most in written.items()}, COMMENT)
     assert refresh.main([str(out)]) == 0  # make feedback
     steps["refreshed"] = snapshot(out)
-    grade()
+    grade(submissions, out, prepared_course)
     steps["graded again"] = snapshot(out)
     steps["out"] = {"path": out}
     own = subprocess.run([sys.executable, "-m", "nbgrader", "generate_feedback", ASSIGNMENT, "--force"],

@@ -21,15 +21,15 @@ from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 import cheats
+import grading_kit as kit
 import jsonschema
 import nbformat
 import pytest
 from conftest import hidden_lines
-from grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROOT, ROTATION, printed, read, solved, write
+from grading_kit import CLOCKWISE, COURSE, ROOT, ROTATION, grade, printed, read, solved, write
 
-from posenc_grader import gradescope, sandbox
+from posenc_grader import Limits, gradescope, sandbox
 from posenc_grader.course import HIDDEN_TESTS, SOLUTION, grade_id, nbgrader_meta, same_notebooks
-from posenc_grader.records import PREPARED
 
 pytestmark = pytest.mark.grader
 
@@ -42,7 +42,7 @@ DOCKER_CAPABILITIES = ("CHOWN", "DAC_OVERRIDE", "FSETID", "FOWNER", "MKNOD", "NE
                        "SETPCAP", "NET_BIND_SERVICE", "SYS_CHROOT", "KILL", "AUDIT_WRITE")
 #: The container's environment: this checkout's sources first (Gradescope's has its installed wheels).
 ENVIRONMENT = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/root", "LANG": "C.UTF-8",
-               "PYTHONPATH": f"{ROOT / 'src'}:{ROOT / 'grader' / 'src'}", ENV_NAME: ENV_SECRET}
+               "PYTHONPATH": f"{ROOT / 'src'}:{ROOT / 'grader' / 'src'}", kit.ENV_NAME: kit.ENV_SECRET}
 needs_root = pytest.mark.skipif(os.geteuid() != 0 or shutil.which("bwrap") is None or sandbox.problem() is not None,
                                 reason="the container is a bubblewrap sandbox that root starts, and make grade's "
                                        "bubblewrap sandbox grades beside it (`make test` runs as root in CI)")
@@ -66,36 +66,19 @@ SCHEMA = {
         "required": ["score"]}}}}],
 }
 
-ATTACK = """
-import glob, os, subprocess, sys
-print("ids", os.getuid(), os.getgid(), os.getgroups())
-
-def attempt(name, action):
-    try:
-        action()
-    except Exception as error:
-        print(f"ATTACK {name}: failed ({error!r})")
-    else:
-        print(f"ATTACK {name}: succeeded")
-
-def environment():
-    seen = [repr(dict(os.environ))]
-    for path in glob.glob("/proc/*/environ"):
-        try:
-            seen.append(open(path, "rb").read().decode(errors="replace"))
-        except OSError:
-            pass
-    assert any(ENV_NAME in text for text in seen), "no variable of the grader in sight"
-
-attempt("read the hidden tests", lambda: print(len(open(HIDDEN).read())))
-attempt("list /autograder", lambda: print(os.listdir("/autograder")))
-attempt("write the results", lambda: open("/autograder/results/results.json", "w").write('{"score": 100}'))
-attempt("read the submission's metadata", lambda: print(open("/autograder/submission_metadata.json").read()))
-attempt("read a root-only file", lambda: print(open("/etc/shadow").read()))
-attempt("read the grader's environment", environment)
-subprocess.Popen([sys.executable, "-c", "import time; time.sleep(1); open('/tmp/OUTLIVED', 'w').write('x')"],
-                 start_new_session=True)
-""".replace("ENV_NAME", repr(ENV_NAME)).replace("HIDDEN", repr(HIDDEN)).replace("OUTLIVED", OUTLIVED)
+#: The attacker's cells in the container: its kernel's ids printed; attacks, each of which must fail
+#: (:func:`grading_kit.attack`); last, a process left behind that would write into /tmp a second later.
+ATTACKS = [
+    "import os\nprint('ids', os.getuid(), os.getgid(), os.getgroups())",
+    *(kit.attack(name, code) for name, code in {
+        "read the hidden tests": f"print(len(open({HIDDEN!r}).read()))",
+        "list /autograder": "import os\nprint(os.listdir('/autograder'))",
+        "write the results": "open('/autograder/results/results.json', 'w').write('{\"score\": 100}')",
+        "read the submission's metadata": "print(open('/autograder/submission_metadata.json').read())",
+        "read a root-only file": "print(open('/etc/shadow').read())",
+        "read the grader's environment": kit.READ_ENVIRONMENT}.items()),
+    "import subprocess, sys\nsubprocess.Popen([sys.executable, '-c', \"import time; time.sleep(1); "
+    f"open('/tmp/{OUTLIVED}', 'w').write('x')\"], start_new_session=True)"]
 
 
 @pytest.fixture(scope="module")
@@ -106,13 +89,13 @@ def submissions() -> dict[str, tuple[str, nbformat.NotebookNode]]:
     marker = HIDDEN_TESTS[0]
     leak = (f"def rope_score(q, k, m, n, theta):\n"
             f"    raise RuntimeError(open({HIDDEN!r}).read().split({marker[:10]!r} + {marker[10:]!r})[1][:1000])")
-    attack = solved({"ch04_rope_score": leak})
-    attack.cells.append(nbformat.v4.new_code_cell(ATTACK))
+    attacker = solved({"ch04_rope_score": leak})
+    attacker.cells += [nbformat.v4.new_code_cell(code) for code in ATTACKS]
     return {
         "perfect": ("My homework.ipynb", solved()),
         "wrong": (f"{NOTEBOOK} (1).ipynb", solved({"ch04_rotation": CLOCKWISE})),
         "cheat": (f"{NOTEBOOK}.ipynb", cheats.submission("frames", read("source"), read("release"))),
-        "attack": (f"{NOTEBOOK}.ipynb", attack),
+        "attack": (f"{NOTEBOOK}.ipynb", attacker),
     }
 
 
@@ -198,11 +181,15 @@ def autograder_zip(tmp_path_factory) -> Path:
 
 
 @pytest.fixture(scope="module")
-def runs(autograder_zip, submissions, tmp_path_factory) -> dict[str, dict]:
+def built(autograder_zip, tmp_path_factory) -> Path:
+    return image(autograder_zip, tmp_path_factory.mktemp("image"))
+
+
+@pytest.fixture(scope="module")
+def runs(built, submissions, tmp_path_factory) -> dict[str, dict]:
     """Each submission graded in a container of its own, two at a time; and, under ``refused``, the blank
     notebook graded by ``--run`` without run_autograder's permission of the in-container sandbox."""
     folder = tmp_path_factory.mktemp("gradescope")
-    built = image(autograder_zip, folder / "image")
     jobs = {student: ({name: notebook}, {"answers.ipynb": HIDDEN} if student == "attack" else None, None)
             for student, (name, notebook) in submissions.items()}
     jobs["refused"] = ({f"{NOTEBOOK}.ipynb": read("release")}, None,
@@ -215,13 +202,10 @@ def runs(autograder_zip, submissions, tmp_path_factory) -> dict[str, dict]:
 @pytest.fixture(scope="module")
 def made_grade(submissions, tmp_path_factory, prepared_course) -> tuple[Path, dict[str, dict]]:
     """The same notebooks graded by ``make grade`` (grade_class, bubblewrap): its output folder and its rows."""
-    from posenc_grader import grade_class
-
     root = tmp_path_factory.mktemp("make-grade")
-    shutil.copytree(prepared_course, root / "out" / PREPARED)
     for student, (name, notebook) in submissions.items():
         write(root / "submissions" / student / ASSIGNMENT / name, notebook)
-    rows = grade_class(root / "submissions", root / "out", jobs=2, progress=lambda line: None)
+    rows = grade(root / "submissions", root / "out", prepared_course, limits=Limits(), sandboxed=True)
     return root / "out", {row["student"]: row for row in rows}
 
 
@@ -248,11 +232,9 @@ def disagreements(results: dict, row: dict, host: dict[str, tuple[float, float]]
 
 # ---- the zip, as it is ----------------------------------------------------------------------------------------------
 
-def test_the_zip_holds_the_hidden_tests_and_no_model_answer_yet_makes_the_same_student_version(autograder_zip,
-                                                                                                 tmp_path):
+def test_the_zip_holds_the_hidden_tests_and_no_model_answer(autograder_zip):
     with zipfile.ZipFile(autograder_zip) as archive:
-        archive.extractall(tmp_path, [name for name in archive.namelist() if name.startswith("course/")])
-    shipped = nbformat.read(str(tmp_path / "course" / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
+        shipped = nbformat.reads(archive.read(f"course/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb").decode(), as_version=4)
     source = read("source")
     assert len(shipped.cells) == len(source.cells)
     for ours, theirs in zip(source.cells, shipped.cells, strict=True):
@@ -262,9 +244,6 @@ def test_the_zip_holds_the_hidden_tests_and_no_model_answer_yet_makes_the_same_s
         model = ours.source.split(SOLUTION[0])[1].split(SOLUTION[1])[0] if SOLUTION[0] in ours.source else ours.source
         assert not {line.strip() for line in model.splitlines() if line.strip()} & {
             line.strip() for line in theirs.source.splitlines()}, grade_id(ours)
-    prepared = gradescope.prepare_image(tmp_path)  # what setup.sh does: nbgrader generate_assignment
-    assert same_notebooks(prepared / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb",
-                          COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
 
 
 def test_the_zip_holds_gradescopes_scripts_the_graders_lock_this_releases_wheels_and_its_assignment(autograder_zip):
@@ -292,6 +271,13 @@ def test_the_zip_holds_gradescopes_scripts_the_graders_lock_this_releases_wheels
 
 
 # ---- graded in Gradescope's containers ------------------------------------------------------------------------------
+
+@needs_root
+def test_the_image_makes_the_same_student_version_from_the_zip(built):
+    """What setup.sh did in the image (nbgrader generate_assignment) is the committed student version."""
+    assert same_notebooks(built / "source" / "prepared" / "course" / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb",
+                          COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb")
+
 
 @needs_root
 def test_results_follow_gradescopes_documented_schema(runs):
@@ -323,9 +309,8 @@ def test_the_kernel_ran_in_the_in_container_sandbox_as_a_user_of_its_own(runs):
     for student in EXPECTED:
         assert runs[student]["results"]["extra_data"]["sandbox"] == "setpriv"
         assert "sandbox: setpriv, the in-container sandbox" in runs[student]["stdout"]
-    said = printed(runs["attack"]["root"] / "work" / "out", "submission")  # the container's make grade
-    ids = next(line.split() for line in said.splitlines() if line.startswith("ids "))
-    assert int(ids[1]) == int(ids[2]) >= sandbox.UID_BASE and " ".join(ids[3:]) == "[]", ids
+    uid, gid, groups = kit.kernel_ids(printed(runs["attack"]["root"] / "work" / "out", "submission"))  # its make grade
+    assert uid == gid >= sandbox.UID_BASE and groups == "[]", (uid, gid, groups)
 
 
 @needs_root
@@ -342,8 +327,7 @@ def test_an_attack_on_autograder_fails_inside_the_container(runs):
 
 @needs_root
 def test_no_hidden_test_and_no_secret_reaches_the_results_or_the_output(runs):
-    shadow = Path("/etc/shadow").read_text().splitlines()
-    leaks = [*hidden_lines(read("source")), HIDDEN_TESTS[0], ENV_SECRET, *(line for line in shadow if line.strip())]
+    leaks = [*hidden_lines(read("source")), HIDDEN_TESTS[0], *kit.machine_secrets()]
     assert len(hidden_lines(read("source"))) > 10
     for student, run in runs.items():
         shown = json.dumps(run["results"], ensure_ascii=False) + run["stdout"]

@@ -28,15 +28,16 @@ import tempfile
 from pathlib import Path
 
 import cheats
+import grading_kit as kit
 import nbformat
 import psutil
 import pytest
-from grading_kit import CLOCKWISE, COURSE, ENV_NAME, ENV_SECRET, ROTATION, SANDBOXED, printed, read, solved, write
+from grading_kit import CLOCKWISE, COURSE, LIMITS, ROTATION, SANDBOXED, grade, printed, read, solved, write
 
-from posenc_grader import Limits, grade_class, gradescope, samples, sandbox
+from posenc_grader import Limits, gradescope, samples, sandbox
 from posenc_grader.course import answer_files, answer_source
 from posenc_grader.escapes import disarm
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.submissions import Catalog, find_files, triage
 
 pytestmark = pytest.mark.grader
@@ -46,8 +47,6 @@ if not SANDBOXED and os.environ.get("CI") == "true":
     raise RuntimeError(f"CI=true and no grading sandbox: {sandbox.problem()}")
 needs_sandbox = pytest.mark.skipif(not SANDBOXED, reason=f"{sandbox.problem()} (`make test` installs bubblewrap "
                                                         "as root on Debian)")
-LIMITS = Limits(cell_timeout=12, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
-# (a cell that imports torch took over 5 s on a machine at load 8: the time limit must leave room for that)
 CHEATS = dict(zip(COURSE.assignments(), sorted(cheats.RETURNS), strict=False))  # {assignment: kind}, every kind
 
 
@@ -61,77 +60,72 @@ def cell_index(nb, grade_id: str) -> int:
 
 def bad_submissions() -> dict[str, tuple[str, object]]:
     """``{student: (file name, notebook or raw text)}``: every way a rotation submission can go wrong."""
-    models = samples.solutions(read("source"))
-    bad: dict[str, tuple[str, object]] = {}
+    models, wrong = samples.solutions(read("source")), {"ch04_rotation": CLOCKWISE}
+    norm = samples.filled(read("release", "ch05_norm", "norm"), samples.solutions(read("source", "ch05_norm", "norm")))
+    bad: dict[str, tuple[str, object]] = {"malformed json": ("rotation.ipynb", '{"cells": ['),
+                                          "another assignment": ("rotation.ipynb", norm),
+                                          "saved by Colab": ("rotation.ipynb", as_colab_saves_it(solved(), True)),
+                                          "metadata stripped by Colab": ("rotation.ipynb",
+                                                                         as_colab_saves_it(solved(), False))}
+    added = {  # student: (a cell added, the cell it follows, or None for the last one; answers replaced)
+        "infinite loop": ("while True:\n    pass", None, {}),
+        "loop that ignores interrupts": ("", None, {"ch04_rotation": (
+            "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
+            "        except BaseException:\n            pass")}),
+        "memory bomb": ("blob = bytearray(8 * 1024**3)", "ch04_rotation", {}),
+        "gigantic output": ("print('x' * 5_000_000)", None, {}),
+        "sys.exit": ("", None, {"ch04_rotation": models["ch04_rotation"] + "\nimport sys\nsys.exit(1)"}),
+        "os._exit": ("", None, {"ch04_rotation": models["ch04_rotation"] + "\nimport os\nos._exit(0)"}),
+        "patched numpy and math": (
+            "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\nnp.testing."
+            "assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True", "ch04_code_04", wrong),
+        "patched builtins": ("import builtins\nfor name in ('abs', 'round'):\n"
+                             "    setattr(builtins, name, lambda *a, **k: 0)", "ch04_code_04", wrong),
+        "input transformer": ("get_ipython().input_transformers_post.append(lambda lines: [])", "ch04_rotation", wrong),
+        "exception hook": ("get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)", "ch04_rotation", wrong),
+        "terminal escapes": (f"import os, sys\nprint({ESCAPES!r})\nprint({ESCAPES!r}, file=sys.stderr)\n"
+                             f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", "ch04_code_04",
+                             {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"}),
+        "José Müller": ("", None, {}),
+    }
+    if SANDBOXED:  # out of the sandbox no process limit holds: the bomb would take the machine down
+        added["fork bomb"] = ("", None, {  # a bomb that ignores failed forks, then the plain one
+            "ch04_rotation": "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+                             + models["ch04_rotation"],
+            "ch04_rope_score": "import os\nwhile True:\n    os.fork()\n" + models["ch04_rope_score"]})
+    for student, (code, after, answers) in added.items():
+        nb = solved(answers)
+        if code:
+            nb.cells.insert(cell_index(nb, after) + 1 if after else len(nb.cells), nbformat.v4.new_code_cell(code))
+        bad[student] = ("rotación (1).ipynb" if student == "José Müller" else "rotation.ipynb", nb)
 
-    def variant(student, change, answers=None, name="rotation.ipynb"):
+    def changed(change, answers=None) -> tuple[str, nbformat.NotebookNode]:
         nb = solved(answers)
         change(nb)
-        bad[student] = (name, nb)
-
-    def add(source, at=None):
-        def change(nb):
-            nb.cells.insert(len(nb.cells) if at is None else cell_index(nb, at) + 1, nbformat.v4.new_code_cell(source))
-        return change
-
-    bad["malformed json"] = ("rotation.ipynb", '{"cells": [')
-    norm = samples.filled(read("release", "ch05_norm", "norm"), samples.solutions(read("source", "ch05_norm", "norm")))
-    bad["another assignment"] = ("rotation.ipynb", norm)
+        return "rotation.ipynb", nb
 
     def delete_and_move(nb):
         answer = nb.cells.pop(cell_index(nb, "ch04_rotation"))
         del nb.cells[cell_index(nb, "ch04_rope_score_tests")]
         nb.cells.insert(cell_index(nb, "ch04_code_04") + 1, nbformat.v4.new_code_cell(answer.source))
-    variant("deleted and moved cells", delete_and_move)
 
     def edit_tests(nb):
         nb.cells[cell_index(nb, "ch04_rotation_tests")].source = "pass"
-    variant("edited test cell", edit_tests, {"ch04_rotation": CLOCKWISE})
-    variant("infinite loop", add("while True:\n    pass"))
-    variant("loop that ignores interrupts", lambda nb: None, {"ch04_rotation": (
-        "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
-        "        except BaseException:\n            pass")})
-    variant("memory bomb", add("blob = bytearray(8 * 1024**3)", at="ch04_rotation"))
-    variant("gigantic output", add("print('x' * 5_000_000)"))
-    variant("sys.exit", lambda nb: None, {"ch04_rotation": models["ch04_rotation"] + "\nimport sys\nsys.exit(1)"})
-    variant("os._exit", lambda nb: None, {"ch04_rotation": models["ch04_rotation"] + "\nimport os\nos._exit(0)"})
-    variant("patched numpy and math", add(
-        "import math\nnp.allclose = lambda *a, **k: True\nnp.isclose = lambda *a, **k: True\n"
-        "np.testing.assert_allclose = lambda *a, **k: None\nmath.isclose = lambda *a, **k: True",
-        at="ch04_code_04"), {"ch04_rotation": CLOCKWISE})
-    variant("patched builtins", add(
-        "import builtins\nfor name in ('abs', 'round'):\n"
-        "    setattr(builtins, name, lambda *a, **k: 0)", at="ch04_code_04"), {"ch04_rotation": CLOCKWISE})
-    variant("input transformer", add(
-        "get_ipython().input_transformers_post.append(lambda lines: [])", at="ch04_rotation"),
-        {"ch04_rotation": CLOCKWISE})
-    variant("exception hook", add(
-        "get_ipython().set_custom_exc((Exception,), lambda *a, **k: None)", at="ch04_rotation"),
-        {"ch04_rotation": CLOCKWISE})
-    variant("José Müller", lambda nb: None, name="rotación (1).ipynb")
-    bad["saved by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=True))
-    bad["metadata stripped by Colab"] = ("rotation.ipynb", as_colab_saves_it(solved(), keep_nbgrader=False))
 
     def duplicate(nb):
         i = cell_index(nb, "ch04_rotation")
         nb.cells.insert(i + 1, nbformat.from_dict(json.loads(json.dumps(nb.cells[i]))))
         nb.cells[i + 1].id = "copied"
-    variant("duplicated cell", duplicate)
 
     def to_markdown(nb):
         i = cell_index(nb, "ch04_rotation")
         nb.cells[i] = nbformat.v4.new_markdown_cell(nb.cells[i].source, metadata=nb.cells[i].metadata)
-    variant("answer turned to markdown", to_markdown)
-    variant("too large", lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("x" * 3_000_000)))
-    variant("terminal escapes", add(
-        f"import os, sys\nprint({ESCAPES!r})\nprint({ESCAPES!r}, file=sys.stderr)\n"
-        f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", at="ch04_code_04"),
-        {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"})
-    if SANDBOXED:  # out of the sandbox no process limit holds: the bomb would take the machine down
-        variant("fork bomb", lambda nb: None, {  # a bomb that ignores failed forks, then the plain one
-            "ch04_rotation": "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
-                             + models["ch04_rotation"],
-            "ch04_rope_score": "import os\nwhile True:\n    os.fork()\n" + models["ch04_rope_score"]})
+
+    bad["deleted and moved cells"] = changed(delete_and_move)
+    bad["edited test cell"] = changed(edit_tests, wrong)
+    bad["duplicated cell"] = changed(duplicate)
+    bad["answer turned to markdown"] = changed(to_markdown)
+    bad["too large"] = changed(lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("x" * 3_000_000)))
     return bad
 
 
@@ -184,8 +178,7 @@ ATTACKER = "attacker"
 
 def attacks(root: Path, port: int) -> dict[str, str]:
     """``{attack: code of a cell}``: each attacks the grader or the class from inside the attacker's rotation
-    submission, which holds them all. The cell prints ``ATTACK <attack>: succeeded`` or ``ATTACK <attack>: failed
-    (<error>)``."""
+    submission, which holds them all (:func:`grading_kit.attack`)."""
     victim, out = root / "submissions" / "perfect", root / "out"
     code = {
         "delete a classmate": f"import shutil\nshutil.rmtree({str(victim)!r})",
@@ -205,19 +198,9 @@ def attacks(root: Path, port: int) -> dict[str, str]:
             f"for path in {[str(root / 'secret' / 'root-only.txt'), *SECRET_FILES]!r}:\n"
             "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
             "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
-        "read the environment": (
-            "import glob, os\nseen = [repr(dict(os.environ))]\nfor path in glob.glob('/proc/*/environ'):\n"
-            "    try:\n        seen.append(open(path, 'rb').read().decode(errors='replace'))\n"
-            "    except OSError:\n        pass\nprint(*seen)\n"
-            f"assert any({ENV_NAME!r} in text for text in seen), 'no variable of the grader in sight'"),
+        "read the environment": kit.READ_ENVIRONMENT,
     }
-    return {attack: (f"try:\n{_indent(text)}\n    print('ATTACK {attack}: succeeded')\n"
-                     f"except Exception as error:\n    print(f'ATTACK {attack}: failed ({{error!r}})')")
-            for attack, text in code.items()}
-
-
-def _indent(text: str) -> str:
-    return "\n".join("    " + line for line in text.splitlines())
+    return {name: kit.attack(name, text) for name, text in code.items()}
 
 
 def tree_digest(folder: Path) -> str:
@@ -255,7 +238,6 @@ def grader_terminal():
 def graded(tmp_path_factory, prepared_course):
     """Grade the whole gallery once; return the output folder and the rows by (student, assignment, notebook)."""
     root = tmp_path_factory.mktemp("grading")
-    shutil.copytree(prepared_course, root / "out" / PREPARED)
     submissions = root / "submissions"
     for assignment, notebook in notebooks():
         source, release = read("source", assignment, notebook), read("release", assignment, notebook)
@@ -283,12 +265,11 @@ def graded(tmp_path_factory, prepared_course):
     (root / "secret" / "root-only.txt").chmod(0o600)
     lines = []
     with grader_terminal() as terminal:
-        os.environ[ENV_NAME] = ENV_SECRET  # reaches the workers when their fork server starts in this run
+        os.environ[kit.ENV_NAME] = kit.ENV_SECRET  # reaches the workers when their fork server starts in this run
         try:
-            rows = grade_class(submissions, root / "out", limits=LIMITS, jobs=2, progress=lines.append,
-                               sandboxed=SANDBOXED)
+            rows = grade(submissions, root / "out", prepared_course, progress=lines.append)
         finally:
-            del os.environ[ENV_NAME]
+            del os.environ[kit.ENV_NAME]
     try:
         server.accept()
         reached = True
@@ -388,11 +369,8 @@ def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, attack):
 @needs_sandbox
 def test_the_kernel_is_a_user_with_no_privilege_and_no_group(graded):
     root, _, _, _ = graded
-    ids = next(line.split() for line in printed(root / "out", ATTACKER).splitlines()
-               if line.startswith("ids "))
-    uid, gid, groups = int(ids[1]), int(ids[2]), " ".join(ids[3:])
-    assert uid != 0 and gid != 0 and groups == "[]", ids
-    assert uid == gid >= sandbox.UID_BASE, ids
+    uid, gid, groups = kit.kernel_ids(printed(root / "out", ATTACKER))
+    assert uid == gid >= sandbox.UID_BASE > 0 and groups == "[]", (uid, gid, groups)
 
 
 @needs_sandbox
@@ -419,17 +397,10 @@ def test_the_kernel_cannot_make_a_user_namespace(tmp_path):
     assert done.stdout.split() == ["-1", str(sandbox.uid())], done.stderr
 
 
-def machine_secrets() -> list[str]:
-    """The secrets the snooping submissions look for: ours, and the lines of /etc/shadow where we can read it."""
-    shadow = Path("/etc/shadow")
-    lines = shadow.read_text().splitlines() if os.access(shadow, os.R_OK) else []
-    return [SECRET, ENV_SECRET, *(line for line in lines if line.strip())]
-
-
 @needs_sandbox
 def test_no_secret_reaches_any_output_file_or_the_graders_terminal(graded):
     root, _, lines, after = graded
-    found = machine_secrets()
+    found = [SECRET, *kit.machine_secrets()]
     for path in (root / "out").rglob("*"):
         if path.is_file():
             content = path.read_bytes()
@@ -556,16 +527,13 @@ def test_every_row_has_one_line_in_grades_csv_a_feedback_page_and_a_progress_lin
     assert sum(line.startswith("[") for line in lines) == len(rows)
 
 
-def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(graded, tmp_path):
-    out, _, _, _ = graded
+def test_a_notebook_that_outlasts_its_time_limit_is_stopped_and_scored(prepared_course, tmp_path):
     slow = ("import time\n\ndef rotation(angle):\n    time.sleep(3)\n"
             "    return np.array([[np.cos(angle), -np.sin(angle)], [np.sin(angle), np.cos(angle)]])")
     write(tmp_path / "submissions" / "slow" / ROTATION[0] / "rotation.ipynb", solved({"ch04_rotation": slow}))
     write(tmp_path / "submissions" / "fine" / ROTATION[0] / "rotation.ipynb", solved())
-    shutil.copytree(out / "out" / PREPARED, tmp_path / "out" / PREPARED)
-    limits = Limits(cell_timeout=60, notebook_timeout=12, memory_mb=LIMITS.memory_mb)  # slow needs 18 s or more
-    rows = {r["student"]: r for r in grade_class(tmp_path / "submissions", tmp_path / "out", limits=limits,
-                                                 jobs=2, progress=lambda line: None)}
+    limits = Limits(cell_timeout=60, notebook_timeout=12)  # slow needs 18 s or more
+    rows = {r["student"]: r for r in grade(tmp_path / "submissions", tmp_path / "out", prepared_course, limits=limits)}
     assert (rows["slow"]["status"], rows["slow"]["score"]) == ("timeout", 0)
     assert "did not finish within 12 s" in rows["slow"]["message"]
     assert rows["fine"]["status"] == "ok"
@@ -577,7 +545,7 @@ def test_grading_again_from_the_command_line_changes_nothing(graded, tmp_path):
     out, rows, _, _ = graded
     before = (out / "out" / "grades.csv").read_text(encoding="utf-8")
     again = tmp_path / "again"
-    for student in ("perfect", "José Müller", "malformed json", "os._exit", "mixed"):
+    for student in ("perfect", "José Müller", "malformed json", "os._exit"):
         # one notebook each (their rotation notebook): the rows graded again, and all the others, must not change
         shutil.copytree(out / "submissions" / student / ROTATION[0], again / student / ROTATION[0])
     db = f"sqlite:///{out / 'out' / INSTRUCTOR_ONLY / 'gradebook.db'}"

@@ -108,11 +108,9 @@ def test_hidden_tests_in_ordinary_python_pass_on_a_right_answer():
     assert hidden.run(HIDDEN, ["rotation"], kernel({"rotation": student_rotation})) is None
 
 
-def test_a_failed_hidden_test_shows_its_message_and_none_of_its_code():
-    failure = hidden.run(HIDDEN, ["rotation"], kernel({"rotation": lambda angle: student_rotation(-angle)}))
-    assert failure == ("AssertionError", "rotation(angle) should turn by angle")
-    crash = hidden.run("want = 1.0\nx = [want][3]", [], kernel({}))
-    assert crash == ("IndexError", "list index out of range")
+def test_an_error_of_the_hidden_tests_own_code_shows_its_type_and_message_and_none_of_its_code():
+    """(What a failed assertion shows: test_a_failed_assertion_shows_its_message_never_the_values_it_compares.)"""
+    assert hidden.run("want = 1.0\nx = [want][3]", [], kernel({})) == ("IndexError", "list index out of range")
 
 
 def test_what_the_answer_raises_is_raised_again_by_name_and_what_it_returns_is_judged_by_kind():

@@ -10,18 +10,17 @@ from __future__ import annotations
 
 import csv
 import io
-import shutil
 import zipfile
 from pathlib import Path
 
 import nbformat
 import pytest
-from grading_kit import COURSE, ROOT, ROTATION, SANDBOXED, grade_by_hand, read
+from grading_kit import COURSE, ROOT, ROTATION, grade, grade_by_hand, read, write
 
-from posenc_grader import Limits, grade_class, refresh, samples
+from posenc_grader import refresh, samples
 from posenc_grader.__main__ import main
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, PREPARED
+from posenc_grader.records import HAND_BACK
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
@@ -49,9 +48,7 @@ def notebook(kind: str) -> str:
 
 def lay_out(folder: Path, files: dict[str, str | bytes]) -> Path:
     for name, content in files.items():
-        path = folder / name
-        path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_bytes(content if isinstance(content, bytes) else content.encode())
+        write(folder / name, content)
     return folder
 
 
@@ -333,12 +330,9 @@ def graded(tmp_path_factory, prepared_course):
     root = tmp_path_factory.mktemp("platforms")
     results = {}
     for platform, (source, roster) in downloads(root).items():
-        out = root / "out" / platform
-        shutil.copytree(prepared_course, out / PREPARED)
         said = []
-        grade_class(source, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=2, roster=roster,
-                    progress=said.append, sandboxed=SANDBOXED)
-        results[platform] = (out, said)
+        grade(source, root / "out" / platform, prepared_course, roster=roster, progress=said.append)
+        results[platform] = (root / "out" / platform, said)
     return results
 
 

@@ -21,10 +21,10 @@ from pathlib import Path
 
 import nbformat
 import pytest
-from grading_kit import ROTATION, SANDBOXED, read, solved
+from grading_kit import ROTATION, grade, read, solved, write
 
-from posenc_grader import Limits, grade_class, samples
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED, ClassRecord
+from posenc_grader import samples
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, ClassRecord
 
 from .harness import CHROMIUM, SiteServer, launch
 
@@ -91,14 +91,11 @@ def graded(tmp_path_factory, prepared_course):
     """Both students graded into one OUT; their formgrader pages and feedback pages side by side in ``pages/``."""
     root = tmp_path_factory.mktemp("hostile")
     out, submissions, pages = root / "out", root / "submissions", root / "pages"
-    shutil.copytree(prepared_course, out / PREPARED)
     source = read("source")
     written = [cell for cell in samples.solutions(source) if cell not in samples.autograded_answers(source)]
     for student, nb in ((GOOD, solved()), (BAD, hostile(read("release"), written))):
-        (submissions / student / ASSIGNMENT).mkdir(parents=True)
-        nbformat.write(nb, str(submissions / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"))
-    grade_class(submissions, out, limits=Limits(cell_timeout=12, notebook_timeout=150), jobs=1,
-                progress=lambda line: None, sandboxed=SANDBOXED)
+        write(submissions / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb", nb)
+    grade(submissions, out, prepared_course)
     pages.mkdir()
     for student, name in ((GOOD, "good"), (BAD, "bad")):
         autograded = out / INSTRUCTOR_ONLY / "autograded" / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
