@@ -54,5 +54,5 @@ def _tables(positions: bytes, d: int, base: float, dtype: torch.dtype, device: t
     """For float64 positions given as their bytes (hashable, unlike the array), as tensors: :math:`e^{im\\theta_j}`
     (complex, ``(seq, d/2)``) for the interleaved layout, ``[cos, cos]`` (``(seq, d)``) and ``sin``
     (``(seq, d/2)``) for the half layout."""
-    cos, sin = (torch.tensor(t, dtype=dtype, device=device) for t in _cos_sin(np.frombuffer(positions), d, base))
+    cos, sin = (torch.tensor(t, dtype=dtype, device=device) for t in _cos_sin(positions, d, base))
     return torch.complex(cos, sin), torch.cat([cos, cos], dim=-1), sin

@@ -16,6 +16,7 @@ import math
 import numpy as np
 
 from . import validation
+from .relative import offsets
 
 
 def alibi_slopes(n_heads: int) -> np.ndarray:
@@ -50,5 +51,4 @@ def alibi_bias(n_positions: int, slopes) -> np.ndarray:
     """
     n_positions = validation.integer(n_positions, "n_positions", "alibi_bias", minimum=1)
     slopes = validation.real_vector(slopes, "slopes", "alibi_bias")
-    distance = np.abs(np.subtract.outer(np.arange(n_positions), np.arange(n_positions)))  # |m - n|
-    return slopes[:, None, None] * -distance
+    return slopes[:, None, None] * -np.abs(offsets(n_positions))  # -mu_h |m - n|

@@ -34,16 +34,12 @@ def _angles(positions, d: int, base: float) -> np.ndarray:
     return np.outer(positions, frequencies(d, base))
 
 
-def _cos_sin(positions, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    r""":math:`\cos(m\theta_j)` and :math:`\sin(m\theta_j)`, float64, ``(len(positions), d/2)``, cached; for validated
-    inputs (finite real positions, a positive even ``d``, ``base > 1``)."""
-    return _cached_cos_sin(np.asarray(positions, dtype=np.float64).tobytes(), d, base)
-
-
 @lru_cache(maxsize=32)
-def _cached_cos_sin(positions: bytes, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
-    """The tables for float64 positions given as their bytes (hashable, unlike the array)."""
-    angles = _angles(np.frombuffer(positions, dtype=np.float64), d, base)
+def _cos_sin(positions: bytes, d: int, base: float) -> tuple[np.ndarray, np.ndarray]:
+    r""":math:`\cos(m\theta_j)` and :math:`\sin(m\theta_j)`, float64, ``(len(positions), d/2)``, read-only; for
+    validated inputs: finite float64 positions given as their bytes (hashable, unlike the array), a positive even
+    ``d``, ``base > 1``."""
+    angles = _angles(np.frombuffer(positions), d, base)
     cos, sin = np.cos(angles), np.sin(angles)
     cos.flags.writeable = sin.flags.writeable = False
     return cos, sin

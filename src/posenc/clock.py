@@ -37,9 +37,8 @@ class Separation(NamedTuple):
 def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
     r"""Positions per full turn of each hand, :math:`T_j = 2\pi/\theta_j = 2\pi\,\text{base}^{2j/d}`.
 
-    The same numbers as the wavelengths of the sinusoidal table (:func:`posenc.sinusoidal.wavelengths`),
-    read as the periods of the clock's hands: from :math:`2\pi \approx 6.28` positions for hand 0 to
-    just under :math:`2\pi\cdot\text{base}` for the slowest hand. Shape ``(d//2,)``.
+    The wavelengths of the sinusoidal table (:func:`posenc.sinusoidal.wavelengths`) read as the periods of the
+    clock's hands, shape ``(d//2,)``.
 
     >>> np.round(hand_periods(4, base=100.0), 2)
     array([ 6.28, 62.83])

@@ -17,8 +17,7 @@ from .angle_tables import _angles
 def rope_partial_sums(distances, d: int, base: float = 10000.0) -> np.ndarray:
     r"""RoFormer's partial sums :math:`S_j(r) = \sum_{k=0}^{j-1} e^{\mathrm{i} r\theta_k}`, :math:`j = 1..d/2`.
 
-    Complex, shape ``(len(distances), d//2)``; column ``j - 1`` holds :math:`S_j`. They appear in the
-    bound of Su et al. (2021, §3.4.3) on the score of two tokens ``r`` positions apart.
+    Complex, shape ``(len(distances), d//2)``; column ``j - 1`` holds :math:`S_j`.
     """
     distances = validation.real_vector(distances, "distances", "rope_partial_sums")
     angles = _angles(distances, *validation.ladder(d, base, "rope_partial_sums"))  # (len, d/2): r theta_k

@@ -123,9 +123,7 @@ def offset_deviation(maps, key_maps=None) -> float:
     if key_maps.shape != maps.shape:
         raise ValueError(f"offset_deviation: key_maps must have the shape of maps, {maps.shape}, got {key_maps.shape}")
     gram = np.einsum("mji,njk->mnik", maps, key_maps)  # gram[m, n] = B_m^T A_n
-    if len(maps) < 2:
-        return 0.0
-    return float(np.max(np.abs(gram[:-1, :-1] - gram[1:, 1:])))
+    return float(np.max(np.abs(gram[:-1, :-1] - gram[1:, 1:]), initial=0.0))  # 0 for a single map
 
 
 def _maps(maps, name: str) -> np.ndarray:

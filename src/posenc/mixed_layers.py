@@ -18,6 +18,8 @@ from __future__ import annotations
 import numpy as np
 
 from . import validation
+from .attention import causal_mask
+from .relative import offsets
 
 
 def every_nth_layer(n_layers: int, n: int) -> np.ndarray:
@@ -73,8 +75,7 @@ def window_mask(n: int, window: int) -> np.ndarray:
     """
     n = validation.integer(n, "n", "window_mask", minimum=0)
     window = validation.integer(window, "window", "window_mask", minimum=1)
-    offset = np.subtract.outer(np.arange(n), np.arange(n))  # m - n: how far back the key lies
-    return (offset >= 0) & (offset < window)
+    return causal_mask(n) & (-offsets(n) < window)  # m - n: how far back the key lies
 
 
 def chunk_mask(n: int, chunk: int) -> np.ndarray:
@@ -91,4 +92,4 @@ def chunk_mask(n: int, chunk: int) -> np.ndarray:
     n = validation.integer(n, "n", "chunk_mask", minimum=0)
     chunk = validation.integer(chunk, "chunk", "chunk_mask", minimum=1)
     block = np.arange(n) // chunk
-    return np.equal.outer(block, block) & np.tri(n, dtype=bool)
+    return causal_mask(n) & np.equal.outer(block, block)

@@ -115,9 +115,7 @@ def apply_rope(x, positions=None, *, base: float = 10000.0, layout: str = "inter
     """
     who = "apply_rope"
     layout = validation.option(layout, LAYOUTS, "layout", who)
-    validation.rotatable(x, who)
-    if x.shape[-1] % 2:
-        raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={x.shape[-1]}")
+    validation.rotatable(x, who, pairs=True)
     positions = validation.positions(positions, x.shape[-2], who)
     base = validation.base(base, who)
     validation.like(out, x, "out", who)
@@ -140,7 +138,8 @@ def _rope_numpy(x: np.ndarray, positions, base: float, layout: str, out: np.ndar
     """The numpy side of :func:`_rope`: the formula of :func:`_rotate_pairs` in float64 for float64 input and in
     float32 otherwise, then the result in ``x``'s dtype, or written into ``out``."""
     work = np.float64 if x.dtype == np.float64 else np.float32
-    cos, sin = (table.astype(work, copy=False) for table in _cos_sin(positions, x.shape[-1], base))
+    tables = _cos_sin(np.asarray(positions, dtype=np.float64).tobytes(), x.shape[-1], base)
+    cos, sin = (table.astype(work, copy=False) for table in tables)
     turned = _rotate_pairs(np.ascontiguousarray(x, dtype=work), cos, sin, layout)
     if out is None:
         return turned.astype(x.dtype, copy=False)

@@ -103,19 +103,15 @@ def mrope(x, positions, sections, *, base: float = 10000.0, split: str = "sectio
     array([[0.5403, 0.8415, 0.9801, 0.1987]])
     """
     who = "mrope"
-    torch_input = validation.rotatable(x, who)
+    torch_input = validation.rotatable(x, who, pairs=True)
     d, seq = x.shape[-1], x.shape[-2]
-    if d % 2:
-        raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={d}")
     positions = validation.real_array(positions, "positions", who, ndim=2)
     if positions.shape != (3, seq):
         raise ValueError(f"{who}: positions must have shape (3, seq) = (3, {seq}) (time, height and width ids), "
                          f"got shape {positions.shape}")
     axes, base = _mrope_axes(sections, split, d, who), validation.base(base, who)
-    turned = {axis: _rope(x, positions[axis], base) for axis in set(axes.tolist())}
-    starts = np.flatnonzero(np.diff(axes, prepend=-1))  # first pair of each run of pairs with one axis
-    stops = np.append(starts[1:], len(axes))
-    return _join([turned[axes[a]][..., 2 * a:2 * b] for a, b in zip(starts, stops, strict=True)], torch_input)
+    turned = {axis: _rope(x, positions[axis], base) for axis in set(axes.tolist())}  # x turned by each axis's ids
+    return _join([turned[axis][..., 2 * j:2 * j + 2] for j, axis in enumerate(axes)], torch_input)  # pair j
 
 
 def mrope_axes(sections, d: int, split: str = "sections") -> np.ndarray:

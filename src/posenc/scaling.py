@@ -125,8 +125,7 @@ def yarn(d: int, factor: float, original_context: int, base: float = 10000.0,
     Hands that turn more than :math:`\beta` times in training keep their frequency; hands that turn less
     than :math:`\alpha` times are interpolated (divided by :math:`s`); the ramp blends in between.
     The paper recommends :math:`\alpha = 1`, :math:`\beta = 32` for Llama. (The authors' code, and
-    Hugging Face's port, ramp linearly in the hand index between the hands where :math:`r = \beta` and
-    :math:`r = \alpha`, rounded outward; the two agree outside those bounds.) Pair it with
+    Hugging Face's port, ramp in the hand index instead: :func:`yarn_reference`.) Pair it with
     :func:`yarn_attention_scale`.
     """
     return _ramp_blend(d, factor, original_context, base, {"alpha": alpha, "beta": beta}, "yarn")
@@ -194,10 +193,7 @@ def llama3(d: int, factor: float = 8.0, low_freq_factor: float = 1.0, high_freq_
     return _ramp_blend(d, factor, original_context, base, ramp, "llama3", step=True)
 
 
-# ---- The reference code's form of YaRN: a ramp linear in the hand index, with rounded bounds ----
-# The YaRN paper ramps linearly in the turns r_j (:func:`yarn`); the authors' code and Hugging Face's
-# ``yarn`` rope type ramp linearly in the hand index j between two rounded hands. (Hugging Face's
-# ``dynamic`` rope type is :func:`dynamic_ntk` with its ``factor``; the paper's form is ``factor = 1``.)
+# ---- The reference code's form of YaRN (and Hugging Face's ``yarn`` rope type): a ramp linear in the hand index ----
 
 
 def yarn_correction_range(d: int, original_context: int, base: float = 10000.0, beta_fast: float = 32.0,

@@ -43,9 +43,7 @@ def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float =
 def toeplitz_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
     s = validation.matrix(s, "s", "toeplitz_deviation")
-    if min(s.shape) < 2:
-        return 0.0
-    return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:])))
+    return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:]), initial=0.0))  # 0 for a single row or column
 
 
 def circulant_deviation(s: np.ndarray) -> float:

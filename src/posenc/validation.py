@@ -118,9 +118,10 @@ def positions(values, length: int, who: str, name: str = "positions") -> np.ndar
     return values
 
 
-def rotatable(x, who: str) -> bool:
+def rotatable(x, who: str, *, pairs: bool = False) -> bool:
     """``x`` must be a numpy array or torch tensor (else TypeError) of floating-point numbers (else TypeError)
-    with shape ``(..., seq, d)`` (else ValueError): what RoPE rotates. Returns whether ``x`` is a torch tensor."""
+    with shape ``(..., seq, d)``, ``d`` even if ``pairs`` (else ValueError): what RoPE rotates. Returns whether
+    ``x`` is a torch tensor."""
     torch_input = type(x).__module__.startswith("torch")
     if not (torch_input or isinstance(x, np.ndarray)):
         raise TypeError(f"{who}: x must be a numpy array or a torch tensor, got {type(x).__name__}")
@@ -128,6 +129,8 @@ def rotatable(x, who: str) -> bool:
         raise TypeError(f"{who}: x must hold floating-point numbers, got dtype {x.dtype} (try x.astype(float))")
     if x.ndim < 2:
         raise ValueError(f"{who}: x must have shape (..., seq, d), got shape {tuple(x.shape)}")
+    if pairs and x.shape[-1] % 2:
+        raise ValueError(f"{who}: last dimension must be even (dimensions come in pairs), got d={x.shape[-1]}")
     return torch_input
 
 
