@@ -119,9 +119,9 @@ class ClassRecord:
 
         return Gradebook(self.db_url)
 
-    def _path(self, kind: str, key: tuple[str, str, str], suffix: str) -> Path:
+    def _path(self, kind: str, key: tuple[str, str, str]) -> Path:
         student, assignment, notebook = key
-        return self.course / kind / student / assignment / f"{notebook}{suffix}"
+        return self.course / kind / student / assignment / f"{notebook}.ipynb"
 
     def page(self, key: tuple[str, str, str]) -> Path:
         """Where the feedback page of a row goes: ``hand_back/feedback/<student>/<assignment>/<notebook>.html``."""
@@ -134,15 +134,15 @@ class ClassRecord:
         if (row.assignment, row.notebook) in self.known:
             self._store_scores(row, result["grades"] if graded else None, result.get("comments", {}) if graded else {})
         for kind in ("submitted", "autograded"):
-            self._path(kind, row.key, ".ipynb").unlink(missing_ok=True)
+            self._path(kind, row.key).unlink(missing_ok=True)
         if row.content is not None:  # the formgrader's folder: what the student wrote, made inert
             from .sanitize import Sanitize
 
-            target = self._path("submitted", row.key, ".ipynb")
+            target = self._path("submitted", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(Sanitize().preprocess(copy.deepcopy(row.content), {})[0], str(target))
         if graded:
-            target = self._path("autograded", row.key, ".ipynb")
+            target = self._path("autograded", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(result["autograded"], target)
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
@@ -168,7 +168,7 @@ class ClassRecord:
         """Write the feedback page of a row from its autograded notebook and the gradebook as they are now."""
         from . import feedback
 
-        page, autograded, entry = self.page(key), self._path("autograded", key, ".ipynb"), self.statuses["\t".join(key)]
+        page, autograded, entry = self.page(key), self._path("autograded", key), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
         if autograded.is_file() and key[1:] in self.known:
             text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)

@@ -129,11 +129,6 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
     return result
 
 
-def run_task(task: dict) -> dict:
-    """:func:`grade` for one task of :func:`posenc_grader.parallel.run`."""
-    return grade(task["row"], Path(task["prepared"]), Path(task["folder"]), task["limits"], task["sandboxed"])
-
-
 def _add_note(path: Path, notes: str) -> None:
     """Put the grader's notes on this submission at the top of its autograded notebook (and feedback)."""
     nb = nbformat.read(str(path), as_version=4)
