@@ -145,6 +145,10 @@ class ClassRecord:
             target = self._path("autograded", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(result["autograded"], target)
+            if message != STATUSES["ok"]:  # the grader's notes on this submission, at the top of its page
+                notebook = nbformat.read(str(target), as_version=4)
+                notebook.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {status}: {message}"))
+                nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
         self._save_statuses()
         self.write_page(row.key)
