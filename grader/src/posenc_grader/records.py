@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -65,6 +64,13 @@ EVENTS = {
     "kernel_retry": ("ok", "the kernel did not start at first ({why}); it was started again"),
     "output_cut": ("ok", "the output of {cell} was cut to {limits.max_output_chars:,} characters"),
 }
+
+
+def write_json(path: Path, data) -> None:
+    """Write ``data`` to the JSON file ``path`` whole: a reader never finds half of it (a grading stopped midway)."""
+    partial = path.with_suffix(".tmp")
+    partial.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    partial.replace(path)
 
 
 def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
@@ -150,7 +156,7 @@ class ClassRecord:
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {status}: {message}"))
                 nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
-        self._save_statuses()
+        write_json(self.status_file, self.statuses)
         self.write_page(row.key)
         return self.mark(row.key)
 
@@ -185,11 +191,6 @@ class ClassRecord:
         """Write every row's feedback page again, and ``grades.csv``: after grading by hand, say."""
         pages = [self.write_page(tuple(key.split("\t"))) for key in sorted(self.statuses)]
         return [*pages, self.write_csv()]
-
-    def _save_statuses(self) -> None:
-        partial = self.status_file.with_suffix(".tmp")
-        partial.write_text(json.dumps(self.statuses, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        os.replace(partial, self.status_file)
 
     def mark(self, key: tuple[str, str, str]) -> Mark:
         """The points of one row in the gradebook, manual scores included, with its status; empty if unknown."""
