@@ -515,6 +515,22 @@ def test_a_kernel_that_dies_while_starting_is_started_again(tmp_path):
     assert done.cells[0].outputs[0]["text"] == "42\n"
 
 
+def _orphan(workdir: Path) -> dict:
+    """A grading (for parallel.run) that leaves behind a process whose parent has ended, as bwrap killed while it
+    starts (before it has asked to die with its parent) leaves its sandbox."""
+    started = subprocess.run(["sh", "-c", "sleep 60 >/dev/null 2>&1 & echo $!"], capture_output=True, text=True)
+    return {"orphan": int(started.stdout)}
+
+
+def test_a_process_orphaned_while_grading_ends_with_its_worker(tmp_path):
+    from posenc_grader import parallel
+
+    results = []
+    parallel.run([{}], _orphan, tmp_path, jobs=1, timeout=60, memory_bytes=2**32,
+                 done=lambda task, result, seconds: results.append(result))
+    assert not psutil.pid_exists(results[0]["orphan"])  # killed and reaped by the worker, which adopted it
+
+
 def test_every_row_has_one_line_in_grades_csv_a_feedback_page_and_a_progress_line(graded):
     out, rows, lines, _ = graded
     with open(out / "out" / "grades.csv", encoding="utf-8") as f:

@@ -36,7 +36,7 @@ from .platforms import PLATFORMS, open_download
 from .records import PREPARED, WORK, ClassRecord, summarize
 from .roster import read_columns, read_roster
 from .submissions import Catalog, Row, find_files, triage
-from .worker import Limits, run_task
+from .worker import Limits, grade
 
 __all__ = ["Course", "Limits", "grade_class"]
 
@@ -113,8 +113,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / WORK))
     try:
-        parallel.run([{"row": row, "prepared": str(prepared), "limits": limits, "sandboxed": sandboxed}
-                      for row in to_grade], run_task,
+        parallel.run([{"row": row, "prepared": prepared, "limits": limits, "sandboxed": sandboxed}
+                      for row in to_grade], grade,
                      scratch, jobs=jobs, timeout=limits.notebook_timeout,
                      memory_bytes=(limits.memory_mb + 2048) * 2**20,
                      done=lambda task, result, seconds: finish(task["row"], result, seconds))

@@ -46,7 +46,7 @@ from . import grade_class, sandbox
 from .course import SOLUTION, Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
 from .platforms import files_under, is_notebook
-from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES
+from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES, write_json
 
 #: setup.sh and run_autograder, as they go into every zip.
 SCRIPTS = Path(__file__).with_name("autograder")
@@ -282,9 +282,7 @@ def run(root: Path = Path("/autograder")) -> dict:
         outcome = {"score": 0.0, "output": f"The autograder failed on this submission ({type(error).__name__}); "
                                            "your instructor can see why.", "stdout_visibility": "hidden", "tests": []}
     outcome["execution_time"] = round(time.monotonic() - started)
-    partial = results_dir / "results.json.tmp"
-    partial.write_text(json.dumps(outcome, indent=1, ensure_ascii=False), encoding="utf-8")
-    os.replace(partial, results_dir / "results.json")
+    write_json(results_dir / "results.json", outcome)
     print(f"wrote {results_dir / 'results.json'}: {outcome['score']:g} points; sandbox: {sandbox.describe()}")
     return outcome
 

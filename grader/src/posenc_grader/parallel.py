@@ -4,7 +4,9 @@ Each task runs in a child forked from a clean *fork server* that has already imp
 import is paid once per run, and no thread of the calling process is copied into the children), with
 its own address-space limit, its output sent to a log file, and its result written to a JSON file. A
 child that dies, runs out of memory or passes the time limit is killed with everything it started (its
-kernel included) and reported as an error for that task alone; the other tasks carry on.
+kernel included) and reported as an error for that task alone; the other tasks carry on. A child adopts
+every process that those it started orphan (:mod:`posenc_grader.reaper`'s subreaper: a sandbox whose ``bwrap``
+was killed as it started, before it had asked to die with it), and kills them all before it ends.
 """
 
 from __future__ import annotations
@@ -13,6 +15,7 @@ import json
 import multiprocessing
 import os
 import resource
+import sys
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -21,16 +24,21 @@ from pathlib import Path
 
 import psutil
 
+from . import reaper
 
-def _child(work: Callable[[dict], dict], task: dict, folder: Path, memory_bytes: int) -> None:
+
+def _child(work: Callable[..., dict], task: dict, folder: Path, memory_bytes: int) -> None:
     log = os.open(folder / "log.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
     resource.setrlimit(resource.RLIMIT_AS, (memory_bytes, memory_bytes))
+    if sys.platform == "linux":  # what the processes it starts orphan comes to it (see the module)
+        reaper.prctl(reaper.PR_SET_CHILD_SUBREAPER, 1)
     try:
-        result = work(task)
+        result = work(**task, workdir=folder)
     except BaseException:  # noqa: B036 -- the child reports every failure, whatever it is, to the parent
         result = {"error": traceback.format_exc(limit=-4).strip()}
+    reaper.clear()
     (folder / "result.json").write_text(json.dumps(result), encoding="utf-8")
 
 
@@ -51,29 +59,28 @@ def _kill_tree(pid: int) -> None:
 PRELOAD = ["posenc_grader.worker", "posenc_grader.execute", "nbgrader.apps", "nbconvert.exporters"]
 
 
-def run(tasks: Iterable[dict], work: Callable[[dict], dict], scratch: Path, *, jobs: int, timeout: float,
+def run(tasks: Iterable[dict], work: Callable[..., dict], scratch: Path, *, jobs: int, timeout: float,
         memory_bytes: int, done: Callable[[dict, dict, float], None]) -> None:
-    """Call ``work(task)`` in a child process for every task, ``jobs`` at a time; ``done(task, result, seconds)``.
+    """Call ``work(**task, workdir=scratch/<n>)`` in a child process for every task, ``jobs`` at a time, then
+    ``done(task, result, seconds)``.
 
-    ``work`` must be a module-level function and the tasks picklable. Each child gets the folder
-    ``scratch/<n>`` (``task["folder"]``). ``result`` is what ``work`` returned, or ``{"error": ...}``
-    when the child failed, died or ran past ``timeout`` seconds.
+    ``work`` must be a module-level function and the tasks picklable. ``result`` is what ``work`` returned, or
+    ``{"error": ...}`` when the child failed, died or ran past ``timeout`` seconds.
     """
     context = multiprocessing.get_context("forkserver")
     context.set_forkserver_preload(PRELOAD)
     pending = list(enumerate(tasks))
-    running: dict[int, tuple[dict, multiprocessing.Process, float]] = {}
+    running: dict[int, tuple[dict, Path, multiprocessing.Process, float]] = {}
     while pending or running:
         while pending and len(running) < jobs:
             number, task = pending.pop(0)
             folder = scratch / str(number)
             folder.mkdir(parents=True)
-            task = {**task, "folder": str(folder)}
             process = context.Process(target=_child, args=(work, task, folder, memory_bytes), daemon=True)
             process.start()
-            running[process.sentinel] = (task, process, time.monotonic())
+            running[process.sentinel] = (task, folder, process, time.monotonic())
         wait(list(running), timeout=0.5)
-        for sentinel, (task, process, started) in list(running.items()):
+        for sentinel, (task, folder, process, started) in list(running.items()):
             elapsed = time.monotonic() - started
             if process.exitcode is None and elapsed < timeout:
                 continue
@@ -82,7 +89,7 @@ def run(tasks: Iterable[dict], work: Callable[[dict], dict], scratch: Path, *, j
                 result = {"error": f"the notebook did not finish within {timeout:g} s and was stopped; nothing "
                                    "in it could be graded", "events": [], "killed": True}
             else:
-                result = _read_result(Path(task["folder"]), process.exitcode)
+                result = _read_result(folder, process.exitcode)
             process.join()
             del running[sentinel]
             done(task, result, elapsed)

@@ -15,22 +15,12 @@ import os
 import shutil
 import signal
 import time
-from pathlib import Path
 
 import psutil
 
+from .reaper import children, descendants
+
 ENDED = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
-
-
-def children(pid: int) -> list[int]:
-    """The children of process ``pid``, read from ``/proc``: each of its threads lists those it started."""
-    found = []
-    try:
-        for task in Path(f"/proc/{pid}/task").iterdir():
-            found += [int(child) for child in (task / "children").read_text().split()]
-    except OSError:  # the process, or one of its threads, has just ended
-        pass
-    return found
 
 
 def _state(pid: int) -> tuple[float, str]:
@@ -67,15 +57,10 @@ def leftovers(launched: int, sandboxed: bool) -> list[int]:
     if sandboxed:
         inits = children(launched)
         adopted = sorted(children(inits[0]), key=_state) if inits else []
-        kernel, pending = [_through_bwrap(pid) for pid in adopted[:1]], adopted[1:]
+        kernel, others = [_through_bwrap(pid) for pid in adopted[:1]], adopted[1:]
     else:
-        kernel, pending = [launched], []
-    pending += [child for pid in kernel for child in children(pid)]
-    found = []
-    while pending:
-        pid = pending.pop()
-        found.append(pid)
-        pending += children(pid)
+        kernel, others = [launched], []
+    found = others + [below for pid in kernel + others for below in descendants(pid)]
     return [pid for pid in found if _state(pid)[1] not in ENDED]
 
 

@@ -35,22 +35,25 @@ def prctl(option: int, value: int) -> None:
         raise OSError(errno, f"prctl({option}, {value}): {os.strerror(errno)}")
 
 
+def children(pid: int) -> list[int]:
+    """The children of process ``pid``, read from ``/proc``: each of its threads lists those it started."""
+    found = []
+    try:
+        for task in os.listdir(f"/proc/{pid}/task"):
+            with open(f"/proc/{pid}/task/{task}/children") as listed:
+                found += [int(child) for child in listed.read().split()]
+    except OSError:  # the process, or one of its threads, has just ended
+        pass
+    return found
+
+
 def descendants(pid: int) -> list[int]:
-    """Every process below ``pid``, from the parent that ``/proc/<pid>/stat`` names for each process."""
-    below: dict[int, list[int]] = {}
-    for entry in os.listdir("/proc"):
-        if entry.isdigit():
-            try:
-                with open(f"/proc/{entry}/stat", "rb") as stat:
-                    parent = int(stat.read().rsplit(b")", 1)[1].split()[1])  # the name, in (), may hold anything
-            except (OSError, IndexError, ValueError):
-                continue  # ended meanwhile
-            below.setdefault(parent, []).append(int(entry))
+    """Every process below ``pid``."""
     found, frontier = [], [pid]
     while frontier:
-        children = below.get(frontier.pop(), [])
-        found += children
-        frontier += children
+        below = children(frontier.pop())
+        found += below
+        frontier += below
     return found
 
 

@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import copy
 import json
-import os
 import shutil
 from pathlib import Path
 
@@ -65,6 +64,13 @@ EVENTS = {
     "kernel_retry": ("ok", "the kernel did not start at first ({why}); it was started again"),
     "output_cut": ("ok", "the output of {cell} was cut to {limits.max_output_chars:,} characters"),
 }
+
+
+def write_json(path: Path, data) -> None:
+    """Write ``data`` to the JSON file ``path`` whole: a reader never finds half of it (a grading stopped midway)."""
+    partial = path.with_suffix(".tmp")
+    partial.write_text(json.dumps(data, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
+    partial.replace(path)
 
 
 def summarize(row: Row, result: dict | None, limits) -> tuple[str, str]:
@@ -119,9 +125,9 @@ class ClassRecord:
 
         return Gradebook(self.db_url)
 
-    def _path(self, kind: str, key: tuple[str, str, str], suffix: str) -> Path:
+    def _path(self, kind: str, key: tuple[str, str, str]) -> Path:
         student, assignment, notebook = key
-        return self.course / kind / student / assignment / f"{notebook}{suffix}"
+        return self.course / kind / student / assignment / f"{notebook}.ipynb"
 
     def page(self, key: tuple[str, str, str]) -> Path:
         """Where the feedback page of a row goes: ``hand_back/feedback/<student>/<assignment>/<notebook>.html``."""
@@ -134,19 +140,23 @@ class ClassRecord:
         if (row.assignment, row.notebook) in self.known:
             self._store_scores(row, result["grades"] if graded else None, result.get("comments", {}) if graded else {})
         for kind in ("submitted", "autograded"):
-            self._path(kind, row.key, ".ipynb").unlink(missing_ok=True)
+            self._path(kind, row.key).unlink(missing_ok=True)
         if row.content is not None:  # the formgrader's folder: what the student wrote, made inert
             from .sanitize import Sanitize
 
-            target = self._path("submitted", row.key, ".ipynb")
+            target = self._path("submitted", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
             nbformat.write(Sanitize().preprocess(copy.deepcopy(row.content), {})[0], str(target))
         if graded:
-            target = self._path("autograded", row.key, ".ipynb")
+            target = self._path("autograded", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(result["autograded"], target)
+            if message != STATUSES["ok"]:  # the grader's notes on this submission, at the top of its page
+                notebook = nbformat.read(str(target), as_version=4)
+                notebook.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {status}: {message}"))
+                nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
-        self._save_statuses()
+        write_json(self.status_file, self.statuses)
         self.write_page(row.key)
         return self.mark(row.key)
 
@@ -168,7 +178,7 @@ class ClassRecord:
         """Write the feedback page of a row from its autograded notebook and the gradebook as they are now."""
         from . import feedback
 
-        page, autograded, entry = self.page(key), self._path("autograded", key, ".ipynb"), self.statuses["\t".join(key)]
+        page, autograded, entry = self.page(key), self._path("autograded", key), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
         if autograded.is_file() and key[1:] in self.known:
             text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)
@@ -181,11 +191,6 @@ class ClassRecord:
         """Write every row's feedback page again, and ``grades.csv``: after grading by hand, say."""
         pages = [self.write_page(tuple(key.split("\t"))) for key in sorted(self.statuses)]
         return [*pages, self.write_csv()]
-
-    def _save_statuses(self) -> None:
-        partial = self.status_file.with_suffix(".tmp")
-        partial.write_text(json.dumps(self.statuses, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-        os.replace(partial, self.status_file)
 
     def mark(self, key: tuple[str, str, str]) -> Mark:
         """The points of one row in the gradebook, manual scores included, with its status; empty if unknown."""

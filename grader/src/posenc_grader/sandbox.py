@@ -1,11 +1,7 @@
 """The sandbox every student kernel runs in: bubblewrap, with nothing to see, keep or reach outside one folder.
 
-What the kernel sees and may do is in the instructor guide (*Grading a class*, and its threat model); here, how.
-``bwrap`` gives the kernel its own network (loopback only), PID, IPC and host-name namespaces, a session of its
-own (``--new-session``: no terminal to push keystrokes into) and ``--die-with-parent`` (when the kernel ends, so
-does every process it started: the PID namespace dies with its first process); a read-only view of the system
-(:data:`ETC` only, of ``/etc``), of the Python that runs the kernel and of ``posenc``; and two writable places,
-its private folder (bound at the same path) and an empty ``/tmp``.
+What the kernel sees and may do is in the instructor guide (*Grading a class*, and its threat model); here, how:
+:func:`_bwrap_command` spells it out as ``bwrap``'s options.
 
 The kernel is a user of its own, uid and gid ``UID_BASE`` plus the grading process's pid, with no groups and no
 capabilities. Run by root, the grader starts ``bwrap`` as root and the kernel switches to that user with
@@ -18,12 +14,9 @@ The grader talks to the kernel over ZeroMQ's ``ipc`` transport (Unix sockets in 
 loopback of the sandbox's network namespace cannot be reached from outside. The kernel's resource limits are set
 by ``prlimit`` inside the sandbox (:func:`posenc_grader.execute.limited`).
 
-**Inside a container** (Docker, as Gradescope runs its autograders), bubblewrap usually cannot make namespaces,
-and the grader runs as root. There, and only where ``POSENC_GRADER_FALLBACK`` is ``setpriv`` (set by whoever
-first closed to other users what the kernel must not read, as :mod:`posenc_grader.gradescope` does), :func:`kind`
-is ``"setpriv"``: the same user of its own (``--no-new-privs``), the same limits, below an init of
-:mod:`posenc_grader.reaper` that kills whatever it leaves behind; but it shares the machine's file system and
-network. :func:`describe` says which sandbox runs, and the grader prints it.
+**Inside a container**, where bubblewrap cannot make namespaces and the grader is root, :func:`kind` is
+``"setpriv"`` only where ``POSENC_GRADER_FALLBACK=setpriv`` permits it: the weaker sandbox of the guide's *Grading
+on Gradescope*, below an init of :mod:`posenc_grader.reaper`. :func:`describe` says which sandbox runs.
 """
 
 from __future__ import annotations
@@ -127,9 +120,7 @@ def _identity() -> tuple[list[str], list[str]]:
 def _unprivileged_userns() -> bool:
     """Whether a user other than root may make a user namespace on this machine (a sysctl, or AppArmor, may
     forbid it): then the root-run sandbox adds a layer that takes that power from the kernel."""
-    probe = [_tool("setpriv"), f"--reuid={uid()}", f"--regid={uid()}", "--clear-groups", "--",
-             _tool("unshare"), "--user", "true"]
-    return subprocess.run(probe, capture_output=True).returncode == 0
+    return subprocess.run([*_as_user(), "--", _tool("unshare"), "--user", "true"], capture_output=True).returncode == 0
 
 
 def hand_over(path: Path) -> None:

@@ -19,7 +19,7 @@ from pathlib import Path
 
 from .escapes import write_csv
 from .platforms import Download, Found, NothingToPlace, is_notebook
-from .records import INSTRUCTOR_ONLY, WORK
+from .records import INSTRUCTOR_ONLY, WORK, write_json
 from .roster import Person
 from .submissions import NOTEBOOK_SUFFIX, Catalog, read
 
@@ -201,6 +201,4 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
         kept["notebooks"]["\t".join(p.key)] = {
             "file": p.found.shown, "late": p.found.late,
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
-    partial = path.with_suffix(".tmp")
-    partial.write_text(json.dumps(kept, indent=1, ensure_ascii=False, sort_keys=True), encoding="utf-8")
-    partial.replace(path)
+    write_json(path, kept)

@@ -19,7 +19,7 @@ from pathlib import Path
 
 import nbformat
 
-from . import hidden, integrity, records
+from . import hidden, integrity
 from .course import Course, ensure_tools_on_path
 from .submissions import Row
 
@@ -72,7 +72,7 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
 
     Returns the scores of every graded cell (``{grade_id: [auto_score, max_score, needs_manual_grade]}``),
     the events of :class:`~posenc_grader.execute.GradingExecute`, and the path of the autograded notebook
-    under ``workdir``, which holds the hidden tests and, at its top, the grader's notes.
+    under ``workdir``, which holds the hidden tests.
     """
     from nbgrader.api import Gradebook
     from nbgrader.apps import NbGraderAPI
@@ -120,22 +120,5 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
         grades = {g.name: [g.auto_score, g.max_score, bool(g.needs_manual_grade)] for g in submission.grades}
         comments = {c.name: c.auto_comment for c in submission.comments}
     autograded = course / "autograded" / STUDENT / assignment / f"{notebook}.ipynb"
-    autograded.chmod(0o644)  # nbgrader leaves it read-only; the notes change it
-    result = {"grades": grades, "comments": comments, "events": events, "tampered": tampered,
-              "autograded": str(autograded)}
-    status, message = records.summarize(row, result, limits)
-    if message != records.STATUSES["ok"]:
-        _add_note(autograded, f"{status}: {message}")
-    return result
-
-
-def run_task(task: dict) -> dict:
-    """:func:`grade` for one task of :func:`posenc_grader.parallel.run`."""
-    return grade(task["row"], Path(task["prepared"]), Path(task["folder"]), task["limits"], task["sandboxed"])
-
-
-def _add_note(path: Path, notes: str) -> None:
-    """Put the grader's notes on this submission at the top of its autograded notebook (and feedback)."""
-    nb = nbformat.read(str(path), as_version=4)
-    nb.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {notes}"))
-    nbformat.write(nb, str(path))
+    return {"grades": grades, "comments": comments, "events": events, "tampered": tampered,
+            "autograded": str(autograded)}
