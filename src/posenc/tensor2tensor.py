@@ -20,18 +20,6 @@ import numpy as np
 from . import validation
 
 
-def timing_frequencies(d: int, max_timescale: float = 10000.0) -> np.ndarray:
-    r"""tensor2tensor's ladder :math:`\theta'_j = \exp(-j \ln(\text{max\_timescale})/(d/2 - 1))`, shape ``(d//2,)``.
-
-    >>> timing_frequencies(6, 100.0)
-    array([1.  , 0.1 , 0.01])
-    """
-    d = validation.even_dimension(d, "timing_frequencies")
-    max_timescale = validation.real(max_timescale, "max_timescale", "timing_frequencies", above=1.0)
-    increment = math.log(max_timescale) / max(d // 2 - 1, 1)
-    return np.exp(-increment * np.arange(d // 2, dtype=np.float64))
-
-
 def timing_signal(n_positions: int, d: int, max_timescale: float = 10000.0) -> np.ndarray:
     r"""The table ``get_timing_signal_1d`` returns (minimum timescale 1), shape ``(n_positions, d)``:
     row :math:`p` is :math:`(\sin p\theta'_j)_j` followed by :math:`(\cos p\theta'_j)_j`.
@@ -44,5 +32,6 @@ def timing_signal(n_positions: int, d: int, max_timescale: float = 10000.0) -> n
     n_positions = validation.integer(n_positions, "n_positions", who, minimum=0)
     d = validation.even_dimension(d, who)
     max_timescale = validation.real(max_timescale, "max_timescale", who, above=1.0)
-    angles = np.outer(np.arange(n_positions, dtype=np.float64), timing_frequencies(d, max_timescale))
+    increment = math.log(max_timescale) / max(d // 2 - 1, 1)   # theta'_j = exp(-j * increment)
+    angles = np.outer(np.arange(n_positions, dtype=np.float64), np.exp(-increment * np.arange(d // 2)))
     return np.concatenate([np.sin(angles), np.cos(angles)], axis=1)
