@@ -15,7 +15,7 @@ serves the chapters (figures, experiments, explorers, self-checks).
 - :mod:`posenc.scores`       -- score matrices and their Toeplitz / circulant structure
 - :mod:`posenc.fourier`      -- a head's score profile as a trigonometric polynomial
 - :mod:`posenc.clock`        -- the RoPE clock: hand periods, readings mod 2 pi, near-collisions, separation
-- :mod:`posenc.decoding`     -- RoPE while generating: a KV cache, positions of a left-padded batch
+- :mod:`posenc.decoding`     -- RoPE while generating: the positions of a padded batch
 - :mod:`posenc.precision`    -- rounding to bfloat16 / float16 / float32, and angles held in them
 - :mod:`posenc.decay`        -- RoFormer's long-term decay bound
 - :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1, LongRoPE)
