@@ -24,7 +24,6 @@ serves the chapters (figures, experiments, explorers, self-checks).
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
 - :mod:`posenc.relative`     -- offsets in the score: Shaw's clipped table, Transformer-XL's terms, T5's buckets
 - :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
-- :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
                                with a choice of position scheme
 """
