@@ -15,7 +15,7 @@ serves the chapters (figures, experiments, explorers, self-checks).
 - :mod:`posenc.scores`       -- score matrices and their Toeplitz / circulant structure
 - :mod:`posenc.fourier`      -- a head's score profile as a trigonometric polynomial
 - :mod:`posenc.clock`        -- the RoPE clock: hand periods, readings mod 2 pi, near-collisions, separation
-- :mod:`posenc.decoding`     -- RoPE while generating: a KV cache, positions of a left-padded batch
+- :mod:`posenc.decoding`     -- RoPE while generating: the positions of a padded batch
 - :mod:`posenc.precision`    -- rounding to bfloat16 / float16 / float32, and angles held in them
 - :mod:`posenc.decay`        -- RoFormer's long-term decay bound
 - :mod:`posenc.scaling`      -- context extension: rescaled frequency ladders (PI, NTK, YaRN, Llama 3.1, LongRoPE)
@@ -24,7 +24,6 @@ serves the chapters (figures, experiments, explorers, self-checks).
 - :mod:`posenc.alibi`        -- ALiBi's head slopes and linear distance biases
 - :mod:`posenc.relative`     -- offsets in the score: Shaw's clipped table, Transformer-XL's terms, T5's buckets
 - :mod:`posenc.xpos`         -- xPos: RoPE with a per-pair decay in the offset
-- :mod:`posenc.tensor2tensor` -- the sinusoidal table as tensor2tensor builds it (sin | cos, the half layout)
 - :mod:`posenc.torch_nn`     -- torch modules: a learned position table, an attention head, a tiny model
                                with a choice of position scheme
 """

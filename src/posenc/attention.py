@@ -30,34 +30,21 @@ def softmax(scores: np.ndarray, axis: int = -1) -> np.ndarray:
     return weights / np.sum(weights, axis=axis, keepdims=True)
 
 
-def attention_weights(q: np.ndarray, k: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
-    """The attention matrix :math:`A = \\operatorname{softmax}(QK^\\top/\\sqrt{d})`, shape ``(..., n_q, n_k)``.
-
-    ``mask``, if given, is a boolean array broadcastable to the scores; ``False`` entries are excluded
-    (their score becomes :math:`-\\infty`).
-    """
-    return _weights(q, k, mask, "attention_weights")
-
-
-def _weights(q, k, mask, who: str) -> np.ndarray:
-    q, k = validation.rows_of_one_width(q, k, who)
-    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
-    if mask is not None:
-        mask = np.asarray(mask)
-        if mask.dtype != np.bool_:
-            raise TypeError(f"{who}: mask must be a boolean array (True where a query may look), "
-                            f"got dtype {mask.dtype}")
-        scores = np.where(mask, scores, -np.inf)
-    return softmax(scores)
-
-
 def attention(q: np.ndarray, k: np.ndarray, v: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
     """Scaled dot-product attention :math:`\\operatorname{softmax}(QK^\\top/\\sqrt{d})V` of ``q``, ``k`` ``(..., n, d)``
     and ``v`` ``(..., n, d_v)``: row ``m`` of the result is the weighted average of the values query ``m`` sees.
     ``mask`` (optional, boolean) is ``True`` where a query may look at a key (see :func:`causal_mask`).
     """
     v = validation.real_array(v, "v", "attention", min_ndim=2)
-    weights = _weights(q, k, mask, "attention")
+    q, k = validation.rows_of_one_width(q, k, "attention")
+    scores = q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
+    if mask is not None:
+        mask = np.asarray(mask)
+        if mask.dtype != np.bool_:
+            raise TypeError(f"attention: mask must be a boolean array (True where a query may look), "
+                            f"got dtype {mask.dtype}")
+        scores = np.where(mask, scores, -np.inf)
+    weights = softmax(scores)
     if weights.shape[-1] != v.shape[-2]:
         raise ValueError(f"attention: need one value per key, got {weights.shape[-1]} keys and {v.shape[-2]} values")
     return weights @ v

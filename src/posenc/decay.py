@@ -36,27 +36,3 @@ def long_term_decay_bound(distances, d: int, base: float = 10000.0) -> np.ndarra
     who = "long_term_decay_bound"
     distances, (d, base) = validation.real_vector(distances, "distances", who), validation.ladder(d, base, who)
     return np.abs(rope_partial_sums(distances, d, base)).mean(axis=-1)
-
-
-def long_term_decay_octaves(d: int, base: float = 10000.0, octaves: int = 20) -> tuple[np.ndarray, np.ndarray]:
-    r"""The mean of :func:`long_term_decay_bound` over each octave of distances :math:`[2^k, 2^{k+1})`.
-
-    Each octave is sampled at 256 evenly spaced integer distances. Returns the octave edges,
-    shape ``(octaves + 1,)``, and the means, shape ``(octaves,)``: a smooth summary of a curve that
-    oscillates too fast to read at large distances.
-    """
-    who = "long_term_decay_octaves"
-    d, base = validation.ladder(d, base, who)
-    octaves = validation.integer(octaves, "octaves", who, 1)
-    edges = 2.0 ** np.arange(octaves + 1)
-    means = [long_term_decay_bound(np.unique(np.floor(np.linspace(lo, hi, 256, endpoint=False))), d, base).mean()
-             for lo, hi in zip(edges[:-1], edges[1:], strict=True)]
-    return edges, np.array(means)
-
-
-def random_walk_level(d: int) -> float:
-    r""":math:`\frac{1}{d/2}\sum_{j=1}^{d/2} \tfrac12\sqrt{\pi j}`: about the value of the relative bound
-    when every angle :math:`r\theta_k` is effectively random, since a sum of :math:`j` unit complex numbers
-    with independent uniform phases has mean length close to :math:`\tfrac12\sqrt{\pi j}`."""
-    j = np.arange(1, validation.even_dimension(d, "random_walk_level") // 2 + 1)
-    return float(np.mean(np.sqrt(np.pi * j) / 2))

@@ -130,15 +130,3 @@ def t5_bucket(relative_position, *, bidirectional: bool = True, num_buckets: int
                   / np.float32(math.log(max_distance / max_exact)) * np.float32(num_buckets - max_exact))
     large = max_exact + np.where(distance < max_exact, 0, scaled).astype(np.int64)
     return buckets + np.where(distance < max_exact, distance, np.minimum(large, num_buckets - 1))
-
-
-def t5_bias(n_positions: int, bucket_bias, **bucket_options) -> np.ndarray:
-    r"""One head's T5 bias matrix :math:`B_{m,n} = \beta_{\text{bucket}(n - m)}`, shape ``(N, N)``; ``bucket_bias``
-    holds the head's learned scalar :math:`\beta_b` for each bucket (length ``num_buckets``)."""
-    who = "t5_bias"
-    n_positions = validation.integer(n_positions, "n_positions", who, minimum=1)
-    bucket_bias = validation.real_vector(bucket_bias, "bucket_bias", who)
-    num_buckets = bucket_options.get("num_buckets", 32)
-    if bucket_bias.shape[0] != num_buckets:
-        raise ValueError(f"{who}: bucket_bias needs one entry per bucket ({num_buckets}), got {bucket_bias.shape[0]}")
-    return bucket_bias[t5_bucket(offsets(n_positions), **bucket_options)]

@@ -185,30 +185,6 @@ def mrope_ids(segments) -> np.ndarray:
     return np.concatenate(parts, axis=1)
 
 
-def grid_offset_deviation(s, rows, cols) -> float:
-    r"""How far a score matrix of patches is from depending on the 2-D offset alone.
-
-    Entry :math:`S_{a,b}` belongs to the offset :math:`(r_b - r_a, c_b - c_a)`; the result is the largest
-    :math:`|S_{a,b} - \bar S_{\text{offset}}|`, with :math:`\bar S_{\text{offset}}` the mean of the entries of
-    that offset. It is 0 exactly when the scores are a function of the 2-D offset (the 2-D analogue of
-    :func:`posenc.scores.toeplitz_deviation`).
-
-    >>> rows, cols = grid_positions(2, 2)
-    >>> grid_offset_deviation(np.subtract.outer(cols, cols) + 0.0, rows, cols)
-    0.0
-    >>> grid_offset_deviation(np.outer(rows, cols) + 0.0, rows, cols)   # depends on where, not only how far
-    0.75
-    """
-    who = "grid_offset_deviation"
-    s = validation.matrix(s, "s", who, square=True)
-    rows, cols = (_axis_positions(values, name, len(s), who) for values, name in ((rows, "rows"), (cols, "cols")))
-    offsets = np.stack([np.subtract.outer(rows, rows).T.ravel(), np.subtract.outer(cols, cols).T.ravel()])
-    _, group = np.unique(offsets, axis=1, return_inverse=True)
-    group = group.ravel()
-    means = np.bincount(group, weights=s.ravel()) / np.bincount(group)
-    return float(np.max(np.abs(s.ravel() - means[group])))
-
-
 def _axis_positions(values, name: str, length: int, who: str) -> np.ndarray:
     """The positions along one axis (``rows``, ``cols``): required, one finite number per patch."""
     if values is None:

@@ -22,29 +22,6 @@ from .rotary import _rope
 ROLES = ("query", "key")
 
 
-def xpos_zeta(d: int, gamma: float = 0.4) -> np.ndarray:
-    r""":math:`\zeta_j = (2j/d + \gamma)/(1 + \gamma)`, :math:`j = 0, \ldots, d/2 - 1`, shape ``(d//2,)``.
-
-    >>> xpos_zeta(4)
-    array([0.28571429, 0.64285714])
-    """
-    d = validation.even_dimension(d, "xpos_zeta")
-    gamma = validation.real(gamma, "gamma", "xpos_zeta", above=0.0)
-    return (np.arange(0, d, 2) / d + gamma) / (1 + gamma)
-
-
-def xpos_scale(positions, d: int, *, role: str = "query", scale_base: float = 512.0, gamma: float = 0.4) -> np.ndarray:
-    r"""The scale of every coordinate, shape ``(len(positions), d)``: :math:`\zeta_j^{\pm p/B}` on both
-    coordinates of pair :math:`j` (interleaved), ``+`` for a query, ``-`` for a key.
-
-    >>> xpos_scale([0.0, 512.0], 2)   # zeta_0 = 0.4/1.4 = 2/7
-    array([[1.        , 1.        ],
-           [0.28571429, 0.28571429]])
-    """
-    positions = validation.real_vector(positions, "positions", "xpos_scale")
-    return _scale(positions, d, role, scale_base, gamma, "xpos_scale")
-
-
 def xpos(x: np.ndarray, positions=None, *, role: str = "query", scale_base: float = 512.0,
          gamma: float = 0.4) -> np.ndarray:
     r"""xPos on queries (``role="query"``) or keys (``role="key"``): scale pair :math:`j` of the row at position
@@ -58,12 +35,9 @@ def xpos(x: np.ndarray, positions=None, *, role: str = "query", scale_base: floa
         raise TypeError(f"xpos: x must be a numpy array, got {type(x).__name__}")
     validation.rotatable(x, "xpos")
     positions = validation.positions(positions, x.shape[-2], "xpos")
-    return _rope(x * _scale(positions, x.shape[-1], role, scale_base, gamma, "xpos"), positions)
-
-
-def _scale(positions: np.ndarray, d, role, scale_base, gamma, who: str) -> np.ndarray:
-    """:func:`xpos_scale` for validated ``positions``, checking the other arguments on behalf of ``who``."""
-    sign = 1.0 if validation.option(role, ROLES, "role", who) == "query" else -1.0
-    scale_base = validation.real(scale_base, "scale_base", who, above=0.0)
-    zeta = xpos_zeta(validation.even_dimension(d, who), validation.real(gamma, "gamma", who, above=0.0))
-    return np.repeat(zeta[None, :] ** (sign * positions[:, None] / scale_base), 2, axis=1)
+    sign = 1.0 if validation.option(role, ROLES, "role", "xpos") == "query" else -1.0
+    scale_base = validation.real(scale_base, "scale_base", "xpos", above=0.0)
+    gamma = validation.real(gamma, "gamma", "xpos", above=0.0)
+    zeta = (np.arange(0, x.shape[-1], 2) / x.shape[-1] + gamma) / (1 + gamma)   # (d/2,): zeta_j
+    scale = np.repeat(zeta ** (sign * positions[:, None] / scale_base), 2, axis=1)   # (seq, d): pair j twice
+    return _rope(x * scale, positions)
