@@ -52,25 +52,6 @@ def trig_polynomial(h, offsets, theta) -> np.ndarray:
     return np.real(np.exp(1j * offsets[..., None] * theta) @ h)
 
 
-def pair_for_coefficients(h) -> tuple[np.ndarray, np.ndarray]:
-    r"""A query and a key whose profile has the coefficients ``h`` (shape ``(d/2,)``): pair :math:`j` of
-    :math:`q` is :math:`(r_j, 0)` and pair :math:`j` of :math:`k` is :math:`r_j(\cos\varphi_j, \sin\varphi_j)`,
-    with :math:`r_j = (\sqrt{d}\,|h_j|)^{1/2}` and :math:`\varphi_j = \arg h_j`. Then
-    :math:`\overline{z_j(q)}z_j(k)/\sqrt d = r_j^2 e^{i\varphi_j}/\sqrt d = h_j`.
-
-    >>> q, k = pair_for_coefficients([1j / np.sqrt(2)])
-    >>> np.round(q, 12), np.round(k, 12)
-    (array([1., 0.]), array([0., 1.]))
-    """
-    h = _coefficients(h, "pair_for_coefficients")
-    d = 2 * h.size
-    radius, phase = np.sqrt(np.sqrt(d) * np.abs(h)), np.angle(h)
-    q, k = np.zeros(d), np.zeros(d)
-    q[0::2] = radius
-    k[0::2], k[1::2] = radius * np.cos(phase), radius * np.sin(phase)
-    return q, k
-
-
 def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> np.ndarray:
     r"""The coefficients :math:`h` (shape ``theta.shape``) whose polynomial :math:`\operatorname{Re}\sum_j
     h_j e^{i\Delta\theta_j}` is closest to ``target`` at ``offsets`` in least squares.

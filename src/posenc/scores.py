@@ -12,7 +12,7 @@ import numpy as np
 
 from . import validation
 from .attention import softmax
-from .geometry import plane_angle, rotation_2d
+from .geometry import plane_angle
 from .rotary import _rope
 from .sinusoidal import position_vectors
 
@@ -23,34 +23,20 @@ def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
-def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> np.ndarray:
-    """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
-    who = "rope_scores"
-    q, k = validation.rows_of_one_width(q, k, who)
-    validation.even_dimension(q.shape[-1], who)
-    base = validation.base(base, who)
-    return score_matrix(_rope(q, np.arange(q.shape[-2]), base), _rope(k, np.arange(k.shape[-2]), base))
-
-
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
-    """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
+    """Scores after RoPE of one token repeated ``n`` times, the same ``q`` and ``k`` (shape ``(d,)``) at every
+    position: :math:`S_{m,n} = (\\Theta_m q)^\\top(\\Theta_n k)/\\sqrt{d}`, shape ``(n, n)``."""
     who = "repeated_token_scores"
     q, k = validation.query_and_key(q, k, who)
     n, base = validation.integer(n, "n", who, minimum=1), validation.base(base, who)
-    return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
+    positions = np.arange(n)
+    return score_matrix(_rope(np.tile(q, (n, 1)), positions, base), _rope(np.tile(k, (n, 1)), positions, base))
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
     s = validation.matrix(s, "s", "toeplitz_deviation")
     return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:]), initial=0.0))  # 0 for a single row or column
-
-
-def circulant_deviation(s: np.ndarray) -> float:
-    """:math:`\\max_{m,n} |S_{m,n} - S_{(m+1) \\bmod N,\\,(n+1) \\bmod N}|` for a square ``s``: zero exactly
-    when ``s`` is circulant."""
-    s = validation.matrix(s, "s", "circulant_deviation", square=True)
-    return float(np.max(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1)))))
 
 
 def toeplitz(first_column, first_row) -> np.ndarray:
@@ -109,17 +95,6 @@ def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *
     queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
     keys = k + position_vectors(n + shifts, d, base)
     return np.einsum("sd,sd->s", queries, keys) / np.sqrt(d)
-
-
-def plane_scores(q: np.ndarray, k: np.ndarray, n_positions: int, theta: float) -> np.ndarray:
-    r"""One hand in the plane: the repeated-token scores :math:`S_{m,n} = (R_m q)^\top(R_n k)/\sqrt{2}` for
-    :math:`m, n = 0, \ldots, N-1`, where :math:`R_m` turns the plane by :math:`m\theta`; shape ``(N, N)``.
-    ``q`` and ``k`` have shape ``(2,)``."""
-    q, k = validation.plane_vector(q, "q", "plane_scores"), validation.plane_vector(k, "k", "plane_scores")
-    n_positions = validation.integer(n_positions, "n_positions", "plane_scores", minimum=1)
-    theta = validation.real(theta, "theta", "plane_scores")
-    rotations = np.moveaxis(rotation_2d(theta * np.arange(n_positions)), -1, 0)  # (N, 2, 2)
-    return (rotations @ q) @ (rotations @ k).T / np.sqrt(2)
 
 
 def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float) -> np.ndarray:
