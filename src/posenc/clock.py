@@ -17,21 +17,12 @@ closest pair among :math:`N` positions is found by scanning the :math:`N - 1` of
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from . import validation
 from .sinusoidal import frequencies, wavelengths
 
 TWO_PI = 2.0 * np.pi
-
-
-class Separation(NamedTuple):
-    """The closest pair of clock readings: its offset :math:`\\Delta` and the distance :math:`D(\\Delta)`."""
-
-    offset: int
-    distance: float
 
 
 def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
@@ -115,22 +106,6 @@ def offset_distance(offsets, d: int, base: float = 10000.0) -> np.ndarray:
     theta = frequencies(*validation.ladder(d, base, "offset_distance"))
     gaps = angular_distance(np.outer(offsets, theta), 0.0)  # (n_offsets, d/2)
     return np.sqrt(np.sum(gaps**2, axis=1))
-
-
-def min_separation(d: int, base: float = 10000.0, n_positions: int = 32768) -> Separation:
-    r"""How close two distinct positions among :math:`0, \ldots, N-1` come: :math:`\min_{1 \le \Delta < N} D(\Delta)`.
-
-    Since :math:`D(m, n)` depends only on :math:`n - m`, scanning the :math:`N - 1` offsets covers all
-    :math:`N(N-1)/2` pairs. Returns the minimising offset and the distance.
-
-    >>> min_separation(2, n_positions=8)    # one hand, theta = 1: positions 6 apart nearly coincide
-    Separation(offset=6, distance=0.28318530717958623)
-    """
-    n_positions = validation.integer(n_positions, "n_positions", "min_separation", minimum=2)
-    offsets = np.arange(1, n_positions)
-    distances = offset_distance(offsets, *validation.ladder(d, base, "min_separation"))
-    best = int(np.argmin(distances))
-    return Separation(int(offsets[best]), float(distances[best]))
 
 
 def _wrap(angles: np.ndarray) -> np.ndarray:
