@@ -108,38 +108,3 @@ def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -
     d, base = validation.ladder(d, base, who)
     s = similarity_from_offset(np.arange(1, max_offset + 1), d, base)
     return int(np.sum(np.triu(s[None, :] > s[:, None], k=1)))
-
-
-def added_encoding_score_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray,
-                               base: float = 10000.0) -> dict[str, np.ndarray]:
-    r"""The four parts of the scores when :math:`\mathrm{PE}` is added to the content before projecting.
-
-    With :math:`A = W_Q^\top W_K` (here ``w_q @ w_k.T``, since the code applies weights as ``x @ w_q``),
-    token vectors :math:`x_m` (the rows of ``content``, shape ``(n, d_model)``) and :math:`p_m = \mathrm{PE}(m)`,
-
-    .. math::
-        (x_m + p_m)^\top A\,(x_n + p_n)
-        = \underbrace{x_m^\top A x_n}_{\text{content-content}}
-        + \underbrace{x_m^\top A p_n}_{\text{content-position}}
-        + \underbrace{p_m^\top A x_n}_{\text{position-content}}
-        + \underbrace{p_m^\top A p_n}_{\text{position-position}} .
-
-    Returns the four ``(n, n)`` matrices (unscaled: the :math:`1/\sqrt{d}` changes nothing here), keyed by
-    those names, and the full score under ``"total"``.
-    """
-    who = "added_encoding_score_terms"
-    content, w_q, w_k = (validation.matrix(m, name, who)
-                         for m, name in ((content, "content"), (w_q, "w_q"), (w_k, "w_k")))
-    if not w_q.shape == w_k.shape == (content.shape[1], w_q.shape[1]):
-        raise ValueError(f"{who}: w_q and w_k must both have shape (d_model, d_head) with d_model = "
-                         f"{content.shape[1]}, got {w_q.shape} and {w_k.shape}")
-    a = w_q @ w_k.T  # (d_model, d_model)
-    pe = sinusoidal_table(content.shape[0], content.shape[1], base)
-    added = content + pe
-    return {
-        "content-content": content @ a @ content.T,
-        "content-position": content @ a @ pe.T,
-        "position-content": pe @ a @ content.T,
-        "position-position": pe @ a @ pe.T,
-        "total": added @ a @ added.T,
-    }
