@@ -12,7 +12,6 @@ import numpy as np
 
 from . import validation
 from .attention import softmax
-from .geometry import plane_angle
 from .rotary import _rope
 from .sinusoidal import position_vectors
 
@@ -65,7 +64,7 @@ def circulant(first_row) -> np.ndarray:
     return np.stack([np.roll(row, m) for m in range(row.size)])
 
 
-# One pair of vectors slid along the sequence (rotated, or with added positions), and one hand in the plane.
+# One pair of vectors slid along the sequence, rotated or with added positions.
 
 
 def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
@@ -95,22 +94,6 @@ def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *
     queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
     keys = k + position_vectors(n + shifts, d, base)
     return np.einsum("sd,sd->s", queries, keys) / np.sqrt(d)
-
-
-def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float) -> np.ndarray:
-    r"""The closed form of one hand's score as a function of the offset :math:`\Delta = n - m`:
-
-    .. math:: s(\Delta) = \frac{\|q\|\,\|k\|}{\sqrt{2}}\cos(\Delta\theta + \varphi),
-
-    where :math:`\varphi` is the counter-clockwise angle from ``q`` to ``k``. A sinusoid in the offset with
-    period :math:`2\pi/\theta` positions.
-    """
-    who = "plane_score_from_offset"
-    q, k = validation.plane_vector(q, "q", who), validation.plane_vector(k, "k", who)
-    offsets, theta = validation.real_array(offsets, "offsets", who), validation.real(theta, "theta", who)
-    phase = plane_angle(q, k)
-    amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
-    return amplitude * np.cos(offsets * theta + phase)
 
 
 # Weights, not only scores: the score of one query against one key as a function of the offset, and the
