@@ -13,7 +13,6 @@ import numpy as np
 from . import validation
 from .attention import softmax
 from .rotary import _rope
-from .sinusoidal import position_vectors
 
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -62,38 +61,6 @@ def circulant(first_row) -> np.ndarray:
     """
     row = validation.real_array(first_row, "first_row", "circulant", ndim=1)
     return np.stack([np.roll(row, m) for m in range(row.size)])
-
-
-# One pair of vectors slid along the sequence, rotated or with added positions.
-
-
-def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
-    r"""RoPE scores of ``q`` at ``m + s`` and ``k`` at ``n + s`` for each shift ``s``, shape ``(len(shifts),)``:
-    :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
-    :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
-    who = "shifted_pair_scores"
-    q, k = validation.query_and_key(q, k, who)
-    shifts, base = validation.real_vector(shifts, "shifts", who), validation.base(base, who)
-    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
-    rotated_q = _rope(np.tile(q, (shifts.size, 1)), m + shifts, base)
-    rotated_k = _rope(np.tile(k, (shifts.size, 1)), n + shifts, base)
-    return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
-
-
-def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
-    r"""Scores when sinusoidal position vectors are added instead, for each shift ``s``:
-    :math:`(q + \mathrm{PE}(m+s))^\top(k + \mathrm{PE}(n+s))/\sqrt{d}`, shape ``(len(shifts),)``.
-
-    The cross terms :math:`q^\top\mathrm{PE}(n+s)` and :math:`\mathrm{PE}(m+s)^\top k` depend on the absolute
-    positions, so these scores move as the pair slides along the sequence.
-    """
-    who = "additive_pair_scores"
-    q, k, shifts = (validation.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
-    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
-    d = q.shape[-1]
-    queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
-    keys = k + position_vectors(n + shifts, d, base)
-    return np.einsum("sd,sd->s", queries, keys) / np.sqrt(d)
 
 
 # Weights, not only scores: the score of one query against one key as a function of the offset, and the
