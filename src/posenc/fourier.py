@@ -17,16 +17,6 @@ import numpy as np
 from . import validation
 
 
-def _coefficients(h, who: str) -> np.ndarray:
-    """``h`` as a finite complex vector (real or complex numbers, not bool or object)."""
-    array = np.asarray(h)
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number):
-        raise TypeError(f"{who}: h must hold real or complex numbers, got dtype {array.dtype}")
-    if array.ndim != 1 or not np.all(np.isfinite(array)):
-        raise ValueError(f"{who}: h must be a finite vector, got shape {array.shape}")
-    return array.astype(complex)
-
-
 def offset_coefficients(q, k) -> np.ndarray:
     r"""The coefficients :math:`h_j = \overline{z_j(q)}\,z_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
@@ -44,12 +34,14 @@ def trig_polynomial(h, offsets, theta) -> np.ndarray:
     >>> trig_polynomial([1.0, 1j], [0.0, 1.0], [np.pi, np.pi / 2])  # cos(pi D) - sin(pi D / 2)
     array([ 1., -2.])
     """
-    h = _coefficients(h, "trig_polynomial")
+    h = np.asarray(h)
+    if h.dtype == np.bool_ or not np.issubdtype(h.dtype, np.number):
+        raise TypeError(f"trig_polynomial: h must hold real or complex numbers, got dtype {h.dtype}")
     offsets = validation.real_array(offsets, "offsets", "trig_polynomial")
     theta = validation.real_vector(theta, "theta", "trig_polynomial")
-    if h.shape != theta.shape:
-        raise ValueError(f"trig_polynomial: h and theta must have the same shape, got {h.shape} and {theta.shape}")
-    return np.real(np.exp(1j * offsets[..., None] * theta) @ h)
+    if h.shape != theta.shape or not np.all(np.isfinite(h)):
+        raise ValueError(f"trig_polynomial: h must be finite, of theta's shape {theta.shape}, got shape {h.shape}")
+    return np.real(np.exp(1j * offsets[..., None] * theta) @ h.astype(complex))
 
 
 def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> np.ndarray:
