@@ -1,6 +1,6 @@
 """The sinusoidal ladder: the public formulas of the frequencies and the table, PE(p)·PE(q) from the offset, the
-shift matrix moving and composing, and the lecture's similarity numbers (the four terms of a score are defined and
-checked on the page of chapter 3)."""
+shift matrix moving and composing, and the lecture's similarity numbers (the four terms of a score and the count of
+farther offsets that score higher are defined and checked on the page of chapter 3)."""
 
 import numpy as np
 import pytest
@@ -12,8 +12,6 @@ from posenc.sinusoidal import (
     position_vectors,
     shift_matrix,
     similarity,
-    similarity_from_offset,
-    similarity_inversions,
     sinusoidal_table,
     wavelengths,
 )
@@ -60,15 +58,3 @@ def test_ladder_runs_from_one_radian_down_by_a_fixed_factor(d, base):
     np.testing.assert_allclose(theta[1:] / theta[:-1], base ** (-2 / d), rtol=1e-12)
     lam = wavelengths(d, base)
     assert lam[0] == pytest.approx(2 * np.pi) and lam[-1] < 2 * np.pi * base
-
-
-def test_similarity_curve_gets_bumpier_as_the_table_narrows():
-    counts = [similarity_inversions(d, 48) for d in (16, 64, 128)]
-    assert counts[0] > counts[1] > counts[2] > 0
-
-
-@given(d=small_even_d, max_offset=st.integers(2, 40))
-def test_similarity_inversions_count_farther_offsets_that_score_higher(d, max_offset):
-    s = similarity_from_offset(np.arange(1, max_offset + 1), d)
-    brute = sum(s[b] > s[a] for a in range(max_offset) for b in range(a + 1, max_offset))
-    assert similarity_inversions(d, max_offset) == brute

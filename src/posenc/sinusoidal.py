@@ -79,32 +79,8 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
 def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
     """:math:`\\mathrm{PE}(p)\\cdot\\mathrm{PE}(q) = \\sum_j \\cos(\\theta_j (p - q))`, for each ``q`` given.
 
-    Computed from the table itself (not from the closed form), so that comparing it with
-    :func:`similarity_from_offset` checks the identity.
+    Computed from the position vectors themselves, not from the closed form.
     """
     p, q = validation.real(p, "p", "similarity"), validation.real_vector(q, "q", "similarity")
     d, base = validation.ladder(d, base, "similarity")
     return position_vectors(q, d, base) @ position_vectors([p], d, base)[0]
-
-
-def similarity_from_offset(offset, d: int, base: float = 10000.0) -> np.ndarray:
-    """The closed form :math:`\\sum_j \\cos(\\theta_j\\,\\text{offset})`: a function of the offset alone."""
-    offset = validation.real_vector(offset, "offset", "similarity_from_offset")
-    return np.cos(np.outer(offset, frequencies(*validation.ladder(d, base, "similarity_from_offset")))).sum(axis=1)
-
-
-def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -> int:
-    r"""How often a farther position looks more similar: the number of pairs of offsets
-    :math:`0 < a < b \le` ``max_offset`` with
-
-    .. math:: \mathrm{PE}(p)\cdot\mathrm{PE}(p + b) > \mathrm{PE}(p)\cdot\mathrm{PE}(p + a),
-
-    out of ``max_offset * (max_offset - 1) // 2`` pairs. Zero would mean that similarity falls steadily
-    with distance; the narrower the table, the bumpier the curve and the larger the count, as a trend that
-    has exceptions (``d = 18`` gives more than ``d = 16``).
-    """
-    who = "similarity_inversions"
-    max_offset = validation.integer(max_offset, "max_offset", who, minimum=1)
-    d, base = validation.ladder(d, base, who)
-    s = similarity_from_offset(np.arange(1, max_offset + 1), d, base)
-    return int(np.sum(np.triu(s[None, :] > s[:, None], k=1)))
