@@ -1,4 +1,4 @@
-"""The clock: periods of the hands, readings mod 2 pi, circle distance, near-collisions, distance by offset."""
+"""The clock: periods of the hands, readings mod 2 pi, circle distance, distance by offset."""
 
 import numpy as np
 import pytest
@@ -45,18 +45,6 @@ def test_a_tiny_negative_angle_wraps_to_zero_not_to_a_full_turn():
 def test_circle_distance_is_the_angle_between_the_unit_vectors(a, b):
     u, v = np.array([np.cos(a), np.sin(a)]), np.array([np.cos(b), np.sin(b)])
     assert float(clock.angular_distance(a, b)) == pytest.approx(abs(plane_angle(u, v)), abs=1e-7)
-
-
-@given(theta=speed, tolerance=st.floats(1e-3, 1.0), max_offset=st.integers(1, 2000))
-def test_first_near_collision_is_the_first_offset_within_tolerance(theta, tolerance, max_offset):
-    first = clock.first_near_collision(theta, tolerance, max_offset)
-    gaps = clock.angular_distance(np.arange(1, max_offset + 1) * theta, 0.0)
-    if first is None:
-        assert np.all(gaps > tolerance)
-    else:
-        assert 1 <= first <= max_offset
-        assert gaps[first - 1] <= tolerance
-        assert np.all(gaps[: first - 1] > tolerance)
 
 
 @given(d=st.integers(1, 8).map(lambda h: 2 * h), n_positions=st.integers(2, 80), base=st.floats(2.0, 1e4))

@@ -66,26 +66,6 @@ def angular_distance(a, b) -> np.ndarray:
     return np.minimum(r, TWO_PI - r)
 
 
-def first_near_collision(theta: float, tolerance: float, max_offset: int) -> int | None:
-    r"""The first offset :math:`\Delta \ge 1` at which a hand turning ``theta`` a position comes back within
-    ``tolerance`` radians of where it started: the smallest :math:`\Delta` with
-    :math:`\delta(\Delta\theta, 0) \le \text{tolerance}`, or ``None`` if there is none up to ``max_offset``.
-
-    Two positions that far apart look almost alike to this hand: it aliases them.
-
-    >>> first_near_collision(1.0, 0.3, 100)     # |6 - 2 pi| = 0.283
-    6
-    >>> first_near_collision(1.0, 0.05, 100)    # |44 - 14 pi| = 0.018
-    44
-    """
-    theta = validation.real(theta, "theta", "first_near_collision", above=0.0)
-    tolerance = validation.real(tolerance, "tolerance", "first_near_collision", above=0.0)
-    max_offset = validation.integer(max_offset, "max_offset", "first_near_collision", minimum=1)
-    offsets = np.arange(1, max_offset + 1)
-    hits = np.flatnonzero(angular_distance(offsets * theta, 0.0) <= tolerance)
-    return int(offsets[hits[0]]) if hits.size else None
-
-
 def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
     r""":math:`D(m, n)`, the distance between the clock readings of positions ``m`` and ``n`` (broadcast).
 
