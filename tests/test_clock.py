@@ -1,4 +1,4 @@
-"""The clock: periods of the hands, readings mod 2 pi, circle distance, near-collisions, separation."""
+"""The clock: periods of the hands, readings mod 2 pi, circle distance, distance by offset."""
 
 import numpy as np
 import pytest
@@ -47,26 +47,10 @@ def test_circle_distance_is_the_angle_between_the_unit_vectors(a, b):
     assert float(clock.angular_distance(a, b)) == pytest.approx(abs(plane_angle(u, v)), abs=1e-7)
 
 
-@given(theta=speed, tolerance=st.floats(1e-3, 1.0), max_offset=st.integers(1, 2000))
-def test_first_near_collision_is_the_first_offset_within_tolerance(theta, tolerance, max_offset):
-    first = clock.first_near_collision(theta, tolerance, max_offset)
-    gaps = clock.angular_distance(np.arange(1, max_offset + 1) * theta, 0.0)
-    if first is None:
-        assert np.all(gaps > tolerance)
-    else:
-        assert 1 <= first <= max_offset
-        assert gaps[first - 1] <= tolerance
-        assert np.all(gaps[: first - 1] > tolerance)
-
-
 @given(d=st.integers(1, 8).map(lambda h: 2 * h), n_positions=st.integers(2, 80), base=st.floats(2.0, 1e4))
-def test_min_separation_over_offsets_equals_the_minimum_over_all_pairs(d, n_positions, base):
+def test_the_clock_distance_of_every_pair_is_the_distance_of_its_offset(d, n_positions, base):
     m, n = np.triu_indices(n_positions, 1)
-    brute = clock.clock_distance(m, n, d, base)
-    found = clock.min_separation(d, base, n_positions)
-    assert found.distance == pytest.approx(brute.min(), abs=1e-9)
-    assert 1 <= found.offset < n_positions
-    assert found.distance == pytest.approx(float(clock.offset_distance([found.offset], d, base)[0]))
+    np.testing.assert_allclose(clock.clock_distance(m, n, d, base), clock.offset_distance(n - m, d, base), atol=1e-9)
 
 
 @given(alpha=st.floats(-3.1, 3.1), u=st.tuples(st.floats(-5, 5), st.floats(-5, 5)))

@@ -17,21 +17,12 @@ closest pair among :math:`N` positions is found by scanning the :math:`N - 1` of
 
 from __future__ import annotations
 
-from typing import NamedTuple
-
 import numpy as np
 
 from . import validation
 from .sinusoidal import frequencies, wavelengths
 
 TWO_PI = 2.0 * np.pi
-
-
-class Separation(NamedTuple):
-    """The closest pair of clock readings: its offset :math:`\\Delta` and the distance :math:`D(\\Delta)`."""
-
-    offset: int
-    distance: float
 
 
 def hand_periods(d: int, base: float = 10000.0) -> np.ndarray:
@@ -75,26 +66,6 @@ def angular_distance(a, b) -> np.ndarray:
     return np.minimum(r, TWO_PI - r)
 
 
-def first_near_collision(theta: float, tolerance: float, max_offset: int) -> int | None:
-    r"""The first offset :math:`\Delta \ge 1` at which a hand turning ``theta`` a position comes back within
-    ``tolerance`` radians of where it started: the smallest :math:`\Delta` with
-    :math:`\delta(\Delta\theta, 0) \le \text{tolerance}`, or ``None`` if there is none up to ``max_offset``.
-
-    Two positions that far apart look almost alike to this hand: it aliases them.
-
-    >>> first_near_collision(1.0, 0.3, 100)     # |6 - 2 pi| = 0.283
-    6
-    >>> first_near_collision(1.0, 0.05, 100)    # |44 - 14 pi| = 0.018
-    44
-    """
-    theta = validation.real(theta, "theta", "first_near_collision", above=0.0)
-    tolerance = validation.real(tolerance, "tolerance", "first_near_collision", above=0.0)
-    max_offset = validation.integer(max_offset, "max_offset", "first_near_collision", minimum=1)
-    offsets = np.arange(1, max_offset + 1)
-    hits = np.flatnonzero(angular_distance(offsets * theta, 0.0) <= tolerance)
-    return int(offsets[hits[0]]) if hits.size else None
-
-
 def clock_distance(m, n, d: int, base: float = 10000.0) -> np.ndarray:
     r""":math:`D(m, n)`, the distance between the clock readings of positions ``m`` and ``n`` (broadcast).
 
@@ -115,22 +86,6 @@ def offset_distance(offsets, d: int, base: float = 10000.0) -> np.ndarray:
     theta = frequencies(*validation.ladder(d, base, "offset_distance"))
     gaps = angular_distance(np.outer(offsets, theta), 0.0)  # (n_offsets, d/2)
     return np.sqrt(np.sum(gaps**2, axis=1))
-
-
-def min_separation(d: int, base: float = 10000.0, n_positions: int = 32768) -> Separation:
-    r"""How close two distinct positions among :math:`0, \ldots, N-1` come: :math:`\min_{1 \le \Delta < N} D(\Delta)`.
-
-    Since :math:`D(m, n)` depends only on :math:`n - m`, scanning the :math:`N - 1` offsets covers all
-    :math:`N(N-1)/2` pairs. Returns the minimising offset and the distance.
-
-    >>> min_separation(2, n_positions=8)    # one hand, theta = 1: positions 6 apart nearly coincide
-    Separation(offset=6, distance=0.28318530717958623)
-    """
-    n_positions = validation.integer(n_positions, "n_positions", "min_separation", minimum=2)
-    offsets = np.arange(1, n_positions)
-    distances = offset_distance(offsets, *validation.ladder(d, base, "min_separation"))
-    best = int(np.argmin(distances))
-    return Separation(int(offsets[best]), float(distances[best]))
 
 
 def _wrap(angles: np.ndarray) -> np.ndarray:

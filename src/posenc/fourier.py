@@ -17,16 +17,6 @@ import numpy as np
 from . import validation
 
 
-def _coefficients(h, who: str) -> np.ndarray:
-    """``h`` as a finite complex vector (real or complex numbers, not bool or object)."""
-    array = np.asarray(h)
-    if array.dtype == np.bool_ or not np.issubdtype(array.dtype, np.number):
-        raise TypeError(f"{who}: h must hold real or complex numbers, got dtype {array.dtype}")
-    if array.ndim != 1 or not np.all(np.isfinite(array)):
-        raise ValueError(f"{who}: h must be a finite vector, got shape {array.shape}")
-    return array.astype(complex)
-
-
 def offset_coefficients(q, k) -> np.ndarray:
     r"""The coefficients :math:`h_j = \overline{z_j(q)}\,z_j(k)/\sqrt d` of the score profile
     :math:`s(\Delta) = \operatorname{Re}\sum_j h_j e^{i\Delta\theta_j}`; ``q`` and ``k`` have shape ``(d,)``.
@@ -44,31 +34,14 @@ def trig_polynomial(h, offsets, theta) -> np.ndarray:
     >>> trig_polynomial([1.0, 1j], [0.0, 1.0], [np.pi, np.pi / 2])  # cos(pi D) - sin(pi D / 2)
     array([ 1., -2.])
     """
-    h = _coefficients(h, "trig_polynomial")
+    h = np.asarray(h)
+    if h.dtype == np.bool_ or not np.issubdtype(h.dtype, np.number):
+        raise TypeError(f"trig_polynomial: h must hold real or complex numbers, got dtype {h.dtype}")
     offsets = validation.real_array(offsets, "offsets", "trig_polynomial")
     theta = validation.real_vector(theta, "theta", "trig_polynomial")
-    if h.shape != theta.shape:
-        raise ValueError(f"trig_polynomial: h and theta must have the same shape, got {h.shape} and {theta.shape}")
-    return np.real(np.exp(1j * offsets[..., None] * theta) @ h)
-
-
-def pair_for_coefficients(h) -> tuple[np.ndarray, np.ndarray]:
-    r"""A query and a key whose profile has the coefficients ``h`` (shape ``(d/2,)``): pair :math:`j` of
-    :math:`q` is :math:`(r_j, 0)` and pair :math:`j` of :math:`k` is :math:`r_j(\cos\varphi_j, \sin\varphi_j)`,
-    with :math:`r_j = (\sqrt{d}\,|h_j|)^{1/2}` and :math:`\varphi_j = \arg h_j`. Then
-    :math:`\overline{z_j(q)}z_j(k)/\sqrt d = r_j^2 e^{i\varphi_j}/\sqrt d = h_j`.
-
-    >>> q, k = pair_for_coefficients([1j / np.sqrt(2)])
-    >>> np.round(q, 12), np.round(k, 12)
-    (array([1., 0.]), array([0., 1.]))
-    """
-    h = _coefficients(h, "pair_for_coefficients")
-    d = 2 * h.size
-    radius, phase = np.sqrt(np.sqrt(d) * np.abs(h)), np.angle(h)
-    q, k = np.zeros(d), np.zeros(d)
-    q[0::2] = radius
-    k[0::2], k[1::2] = radius * np.cos(phase), radius * np.sin(phase)
-    return q, k
+    if h.shape != theta.shape or not np.all(np.isfinite(h)):
+        raise ValueError(f"trig_polynomial: h must be finite, of theta's shape {theta.shape}, got shape {h.shape}")
+    return np.real(np.exp(1j * offsets[..., None] * theta) @ h.astype(complex))
 
 
 def fit_coefficients(offsets, target, theta, *, rcond: float | None = 1e-6) -> np.ndarray:

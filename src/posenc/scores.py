@@ -12,9 +12,7 @@ import numpy as np
 
 from . import validation
 from .attention import softmax
-from .geometry import plane_angle, rotation_2d
 from .rotary import _rope
-from .sinusoidal import position_vectors
 
 
 def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
@@ -23,34 +21,20 @@ def score_matrix(q: np.ndarray, k: np.ndarray) -> np.ndarray:
     return q @ np.swapaxes(k, -1, -2) / np.sqrt(q.shape[-1])
 
 
-def rope_scores(q: np.ndarray, k: np.ndarray, *, base: float = 10000.0) -> np.ndarray:
-    """Scores after RoPE: :math:`S_{m,n} = (\\Theta_m q_m)^\\top(\\Theta_n k_n)/\\sqrt{d}` for rows of ``q``, ``k``."""
-    who = "rope_scores"
-    q, k = validation.rows_of_one_width(q, k, who)
-    validation.even_dimension(q.shape[-1], who)
-    base = validation.base(base, who)
-    return score_matrix(_rope(q, np.arange(q.shape[-2]), base), _rope(k, np.arange(k.shape[-2]), base))
-
-
 def repeated_token_scores(q: np.ndarray, k: np.ndarray, n: int, *, base: float = 10000.0) -> np.ndarray:
-    """Scores of one token repeated ``n`` times: the same ``q`` and ``k`` (shape ``(d,)``) at every position."""
+    """Scores after RoPE of one token repeated ``n`` times, the same ``q`` and ``k`` (shape ``(d,)``) at every
+    position: :math:`S_{m,n} = (\\Theta_m q)^\\top(\\Theta_n k)/\\sqrt{d}`, shape ``(n, n)``."""
     who = "repeated_token_scores"
     q, k = validation.query_and_key(q, k, who)
     n, base = validation.integer(n, "n", who, minimum=1), validation.base(base, who)
-    return rope_scores(np.tile(q, (n, 1)), np.tile(k, (n, 1)), base=base)
+    positions = np.arange(n)
+    return score_matrix(_rope(np.tile(q, (n, 1)), positions, base), _rope(np.tile(k, (n, 1)), positions, base))
 
 
 def toeplitz_deviation(s: np.ndarray) -> float:
     """:math:`\\max_{m,n} |S_{m,n} - S_{m+1,n+1}|`: zero exactly when every diagonal of ``s`` is constant."""
     s = validation.matrix(s, "s", "toeplitz_deviation")
     return float(np.max(np.abs(s[:-1, :-1] - s[1:, 1:]), initial=0.0))  # 0 for a single row or column
-
-
-def circulant_deviation(s: np.ndarray) -> float:
-    """:math:`\\max_{m,n} |S_{m,n} - S_{(m+1) \\bmod N,\\,(n+1) \\bmod N}|` for a square ``s``: zero exactly
-    when ``s`` is circulant."""
-    s = validation.matrix(s, "s", "circulant_deviation", square=True)
-    return float(np.max(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1)))))
 
 
 def toeplitz(first_column, first_row) -> np.ndarray:
@@ -77,65 +61,6 @@ def circulant(first_row) -> np.ndarray:
     """
     row = validation.real_array(first_row, "first_row", "circulant", ndim=1)
     return np.stack([np.roll(row, m) for m in range(row.size)])
-
-
-# One pair of vectors slid along the sequence (rotated, or with added positions), and one hand in the plane.
-
-
-def shifted_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
-    r"""RoPE scores of ``q`` at ``m + s`` and ``k`` at ``n + s`` for each shift ``s``, shape ``(len(shifts),)``:
-    :math:`(\Theta_{m+s}q)^\top(\Theta_{n+s}k)/\sqrt{d}`. Constant in ``s``, since it equals
-    :math:`q^\top\Theta_{n-m}k/\sqrt{d}`."""
-    who = "shifted_pair_scores"
-    q, k = validation.query_and_key(q, k, who)
-    shifts, base = validation.real_vector(shifts, "shifts", who), validation.base(base, who)
-    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
-    rotated_q = _rope(np.tile(q, (shifts.size, 1)), m + shifts, base)
-    rotated_k = _rope(np.tile(k, (shifts.size, 1)), n + shifts, base)
-    return np.einsum("sd,sd->s", rotated_q, rotated_k) / np.sqrt(rotated_q.shape[-1])
-
-
-def additive_pair_scores(q: np.ndarray, k: np.ndarray, m: int, n: int, shifts, *, base: float = 10000.0) -> np.ndarray:
-    r"""Scores when sinusoidal position vectors are added instead, for each shift ``s``:
-    :math:`(q + \mathrm{PE}(m+s))^\top(k + \mathrm{PE}(n+s))/\sqrt{d}`, shape ``(len(shifts),)``.
-
-    The cross terms :math:`q^\top\mathrm{PE}(n+s)` and :math:`\mathrm{PE}(m+s)^\top k` depend on the absolute
-    positions, so these scores move as the pair slides along the sequence.
-    """
-    who = "additive_pair_scores"
-    q, k, shifts = (validation.real_vector(v, name, who) for v, name in ((q, "q"), (k, "k"), (shifts, "shifts")))
-    m, n = validation.real(m, "m", who), validation.real(n, "n", who)
-    d = q.shape[-1]
-    queries = q + position_vectors(m + shifts, d, base)  # (n_shifts, d)
-    keys = k + position_vectors(n + shifts, d, base)
-    return np.einsum("sd,sd->s", queries, keys) / np.sqrt(d)
-
-
-def plane_scores(q: np.ndarray, k: np.ndarray, n_positions: int, theta: float) -> np.ndarray:
-    r"""One hand in the plane: the repeated-token scores :math:`S_{m,n} = (R_m q)^\top(R_n k)/\sqrt{2}` for
-    :math:`m, n = 0, \ldots, N-1`, where :math:`R_m` turns the plane by :math:`m\theta`; shape ``(N, N)``.
-    ``q`` and ``k`` have shape ``(2,)``."""
-    q, k = validation.plane_vector(q, "q", "plane_scores"), validation.plane_vector(k, "k", "plane_scores")
-    n_positions = validation.integer(n_positions, "n_positions", "plane_scores", minimum=1)
-    theta = validation.real(theta, "theta", "plane_scores")
-    rotations = np.moveaxis(rotation_2d(theta * np.arange(n_positions)), -1, 0)  # (N, 2, 2)
-    return (rotations @ q) @ (rotations @ k).T / np.sqrt(2)
-
-
-def plane_score_from_offset(q: np.ndarray, k: np.ndarray, offsets, theta: float) -> np.ndarray:
-    r"""The closed form of one hand's score as a function of the offset :math:`\Delta = n - m`:
-
-    .. math:: s(\Delta) = \frac{\|q\|\,\|k\|}{\sqrt{2}}\cos(\Delta\theta + \varphi),
-
-    where :math:`\varphi` is the counter-clockwise angle from ``q`` to ``k``. A sinusoid in the offset with
-    period :math:`2\pi/\theta` positions.
-    """
-    who = "plane_score_from_offset"
-    q, k = validation.plane_vector(q, "q", who), validation.plane_vector(k, "k", who)
-    offsets, theta = validation.real_array(offsets, "offsets", who), validation.real(theta, "theta", who)
-    phase = plane_angle(q, k)
-    amplitude = np.linalg.norm(q) * np.linalg.norm(k) / np.sqrt(2)
-    return amplitude * np.cos(offsets * theta + phase)
 
 
 # Weights, not only scores: the score of one query against one key as a function of the offset, and the

@@ -79,67 +79,8 @@ def shift_matrix(k: float, d: int, base: float = 10000.0) -> np.ndarray:
 def similarity(p: float, q, d: int, base: float = 10000.0) -> np.ndarray:
     """:math:`\\mathrm{PE}(p)\\cdot\\mathrm{PE}(q) = \\sum_j \\cos(\\theta_j (p - q))`, for each ``q`` given.
 
-    Computed from the table itself (not from the closed form), so that comparing it with
-    :func:`similarity_from_offset` checks the identity.
+    Computed from the position vectors themselves, not from the closed form.
     """
     p, q = validation.real(p, "p", "similarity"), validation.real_vector(q, "q", "similarity")
     d, base = validation.ladder(d, base, "similarity")
     return position_vectors(q, d, base) @ position_vectors([p], d, base)[0]
-
-
-def similarity_from_offset(offset, d: int, base: float = 10000.0) -> np.ndarray:
-    """The closed form :math:`\\sum_j \\cos(\\theta_j\\,\\text{offset})`: a function of the offset alone."""
-    offset = validation.real_vector(offset, "offset", "similarity_from_offset")
-    return np.cos(np.outer(offset, frequencies(*validation.ladder(d, base, "similarity_from_offset")))).sum(axis=1)
-
-
-def similarity_inversions(d: int, max_offset: int = 48, base: float = 10000.0) -> int:
-    r"""How often a farther position looks more similar: the number of pairs of offsets
-    :math:`0 < a < b \le` ``max_offset`` with
-
-    .. math:: \mathrm{PE}(p)\cdot\mathrm{PE}(p + b) > \mathrm{PE}(p)\cdot\mathrm{PE}(p + a),
-
-    out of ``max_offset * (max_offset - 1) // 2`` pairs. Zero would mean that similarity falls steadily
-    with distance; the narrower the table, the bumpier the curve and the larger the count, as a trend that
-    has exceptions (``d = 18`` gives more than ``d = 16``).
-    """
-    who = "similarity_inversions"
-    max_offset = validation.integer(max_offset, "max_offset", who, minimum=1)
-    d, base = validation.ladder(d, base, who)
-    s = similarity_from_offset(np.arange(1, max_offset + 1), d, base)
-    return int(np.sum(np.triu(s[None, :] > s[:, None], k=1)))
-
-
-def added_encoding_score_terms(content: np.ndarray, w_q: np.ndarray, w_k: np.ndarray,
-                               base: float = 10000.0) -> dict[str, np.ndarray]:
-    r"""The four parts of the scores when :math:`\mathrm{PE}` is added to the content before projecting.
-
-    With :math:`A = W_Q^\top W_K` (here ``w_q @ w_k.T``, since the code applies weights as ``x @ w_q``),
-    token vectors :math:`x_m` (the rows of ``content``, shape ``(n, d_model)``) and :math:`p_m = \mathrm{PE}(m)`,
-
-    .. math::
-        (x_m + p_m)^\top A\,(x_n + p_n)
-        = \underbrace{x_m^\top A x_n}_{\text{content-content}}
-        + \underbrace{x_m^\top A p_n}_{\text{content-position}}
-        + \underbrace{p_m^\top A x_n}_{\text{position-content}}
-        + \underbrace{p_m^\top A p_n}_{\text{position-position}} .
-
-    Returns the four ``(n, n)`` matrices (unscaled: the :math:`1/\sqrt{d}` changes nothing here), keyed by
-    those names, and the full score under ``"total"``.
-    """
-    who = "added_encoding_score_terms"
-    content, w_q, w_k = (validation.matrix(m, name, who)
-                         for m, name in ((content, "content"), (w_q, "w_q"), (w_k, "w_k")))
-    if not w_q.shape == w_k.shape == (content.shape[1], w_q.shape[1]):
-        raise ValueError(f"{who}: w_q and w_k must both have shape (d_model, d_head) with d_model = "
-                         f"{content.shape[1]}, got {w_q.shape} and {w_k.shape}")
-    a = w_q @ w_k.T  # (d_model, d_model)
-    pe = sinusoidal_table(content.shape[0], content.shape[1], base)
-    added = content + pe
-    return {
-        "content-content": content @ a @ content.T,
-        "content-position": content @ a @ pe.T,
-        "position-content": pe @ a @ content.T,
-        "position-position": pe @ a @ pe.T,
-        "total": added @ a @ added.T,
-    }
