@@ -41,6 +41,16 @@ def test_apply_rope_is_theta_m_applied_to_each_row(seq, d, offset, seed):
     np.testing.assert_allclose(apply_rope(x, positions), expected, atol=1e-9)
 
 
+@given(m=st.integers(0, 5000), n=st.integers(0, 5000), d=even_d, seed=st.integers(0, 1000))
+def test_sliding_query_and_key_together_leaves_their_score_unchanged(m, n, d, seed):
+    """(Theta_{m+s} q)^T (Theta_{n+s} k) is the same for every shift s: the score sees n - m alone."""
+    q, k = np.random.default_rng(seed).standard_normal((2, d))
+    shifts = np.arange(0, 3000, 97)
+    scores = np.einsum("sd,sd->s", apply_rope(np.tile(q, (shifts.size, 1)), m + shifts),
+                       apply_rope(np.tile(k, (shifts.size, 1)), n + shifts))
+    assert np.ptp(scores) <= 1e-12 * (1 + m + n + 3000) * d  # round-off of angles up to 8,000 radians
+
+
 @given(shape=st.tuples(st.integers(1, 3), st.integers(1, 3), st.integers(1, 10), even_d),
        seed=st.integers(0, 1000))
 def test_layouts_agree_up_to_the_permutation(shape, seed):
