@@ -25,6 +25,9 @@ from hypothesis import settings
 ROOT = Path(__file__).resolve().parent.parent
 SITE = Path(os.environ.get("BOOK_HTML", ROOT / "_build" / "html"))  # BOOK_HTML: test a site built elsewhere
 CHAPTERS = sorted((ROOT / "chapters").glob("*.ipynb"))
+#: How far transformers' float32 ladder base ** (-2j/d) may be from ours, relative (float32 rounding, amplified by
+#: ln(base) <= 13.2).
+FLOAT32_LADDER = 2e-6
 
 # "full" for `make test` by hand; "ci" in CI (CI=true): the same examples every run, so a failure reproduces;
 # "fast" for `make check` (HYPOTHESIS_PROFILE=fast), the lane run on every edit.

@@ -5,6 +5,7 @@ Llama 4, SmolLM3 and Gemma 3 (built from their configuration classes; no weights
 import numpy as np
 import pytest
 import torch
+from conftest import FLOAT32_LADDER
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import Gemma3TextConfig, Llama4TextConfig, SmolLM3Config
@@ -16,8 +17,6 @@ from posenc.attention import softmax
 from posenc.mixed_layers import chunk_mask, every_nth_layer, nope_temperature, window_mask
 from posenc.scaling import position_interpolation
 from posenc.sinusoidal import frequencies
-
-FLOAT32_LADDER = 2e-6  # relative: transformers computes base ** (2j/d) in float32
 
 
 @given(positions=st.lists(st.integers(0, 10**7), min_size=1, max_size=20), floor_scale=st.integers(2, 10_000),

@@ -12,6 +12,7 @@ import math
 import numpy as np
 import pytest
 import torch
+from conftest import FLOAT32_LADDER
 from hypothesis import given
 from hypothesis import strategies as st
 from transformers import DeepseekV3Config, Llama4TextConfig, LlamaConfig, Phi3Config
@@ -36,8 +37,6 @@ from posenc.scaling import (
     yarn_reference,
 )
 from posenc.sinusoidal import frequencies
-
-FLOAT32_LADDER = 2e-6  # relative: float32 rounding of base ** (2j/d), amplified by ln(base) <= 13.2
 
 even_d = st.integers(2, 128).map(lambda h: 2 * h)
 factor = st.floats(1.0, 64.0)
