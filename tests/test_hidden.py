@@ -154,7 +154,6 @@ def test_a_test_cell_splits_into_its_visible_and_hidden_parts():
     assert hidden.split("check(f)") == ("check(f)", "")
 
 
-DOUBLED = [0.123456789, 9.87654321]  # what a wrong f returns; a student must never read these digits
 STYLES = {  # one failing hidden test per style, each saying "f doubles its input"
     "assert": "assert np.allclose(f(x), want), 'f doubles its input'",
     "np.testing": "np.testing.assert_allclose(f(x), want, err_msg='f doubles its input')",
