@@ -2,8 +2,8 @@
 """Store the self-checks' values and check each question: ``python tools/self_checks.py [ASSIGNMENT ...]``.
 
 A self-check, ``<answer>_check``, is one call ``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This
-tool writes ``stored`` from the model answer and the listed mistakes (``tests/chNN/wrong_solutions/<answer>/*.py``,
-each docstring ``what is wrong. Hint: a hint``), on the inputs stored already or, for a new question, those the
+tool writes ``stored`` from the model answer and the listed mistakes (``tests/chNN/wrong_solutions/<answer>.py``,
+each the model answer with a change, and ``what is wrong. Hint: a hint``), on the inputs stored already or, for a new question, those the
 author wrote in their place. Then it checks every question with each of its answers (:func:`problems`) and names
 every rule of the instructor guide (*Adding a question*) that one breaks. ``make exercises`` and ``make
 new-question`` run it; ``tests/test_exercises.py`` calls :func:`problems`. While a TODO of ``make new-question``'s
@@ -55,15 +55,15 @@ def cells_run(setup: list[str], source: str) -> dict:
     return namespace
 
 
-def mistakes(root: Path, setup: list[str], answer: str, name: str) -> list[tuple]:
-    """``(function, what is wrong, hint)`` for each listed mistake, ``tests/chNN/wrong_solutions/<answer>/*.py``."""
+def mistakes(root: Path, nb, answer: str, name: str) -> list[tuple]:
+    """``(function, what is wrong, hint)`` for each listed mistake (:func:`posenc_grader.samples.mistakes`)."""
     listed = []
-    for path in answer_files(root / "tests", "wrong", answer):
-        source = path.read_text(encoding="utf-8")
-        problem, _, hint = (ast.get_docstring(ast.parse(source)) or "").partition("Hint:")
+    for mistake, (said, source) in samples.mistakes(root / "tests", nb, answer).items():
+        problem, _, hint = said.partition("Hint:")
         if not hint.strip():
-            raise ValueError(f"{path.relative_to(root)}: its docstring says what is wrong, then 'Hint: ...'")
-        listed.append((cells_run(setup, source)[name], " ".join(problem.split()), " ".join(hint.split())))
+            raise ValueError(f"tests/{answer[:4]}/wrong_solutions/{answer}.py, mistake {mistake}: say what is wrong, "
+                             "then 'Hint: ...'")
+        listed.append((cells_run(setup_cells(nb), source)[name], " ".join(problem.split()), " ".join(hint.split())))
     return listed
 
 
@@ -103,7 +103,7 @@ def refresh(root: Path, path: Path) -> tuple[nbformat.NotebookNode, list[str]]:
             cases = cases(np.random.default_rng(zlib.crc32(name.encode()))) if callable(cases) else cases
         if not cases:
             raise ValueError(f"{answer}_check: no inputs; write the argument tuples to try, such as [(8, 10000.0)]")
-        model, listed = cells_run(setup, model_answers[answer])[name], mistakes(root, setup, answer, name)
+        model, listed = cells_run(setup, model_answers[answer])[name], mistakes(root, nb, answer, name)
         source = render(name, answers.store(cases, model, listed), keywords)
         if source != cell.source:
             cell.source, changed = source, [*changed, answer]
@@ -169,22 +169,21 @@ def problems(root: Path, nb, answer: str) -> list[str]:
             found.append(f"{who} fails its self-check ({outcome}: {said})")
         if failure:
             found.append(f"{who} fails the hidden tests ({failure.ename}: {failure.message}). {HIDDEN_RULE}")
-    wrong = answer_files(root / "tests", "wrong", answer)
+    wrong, where = samples.mistakes(root / "tests", nb, answer), f"tests/{answer[:4]}/wrong_solutions/{answer}.py"
     if len(wrong) < 2:
-        found.append(f"tests/{answer[:4]}/wrong_solutions/{answer}/ holds {len(wrong)} mistakes: add at least two, "
-                     "each a .py file that defines the function, its docstring `what is wrong. Hint: a hint`")
+        found.append(f"{where} lists {len(wrong)} mistakes: list at least two, each `name: ('what is wrong. Hint: a "
+                     "hint', {model answer's text: the mistake's})`")
     stored = parse(check) is not None  # else judged by a property, its message its own
-    for path in wrong:
-        source = path.read_text(encoding="utf-8")
+    for mistake, (told, source) in wrong.items():
         (outcome, said), failure = grade(nb, answer, source)
-        problem = " ".join((ast.get_docstring(ast.parse(source)) or "").partition("Hint:")[0].split())
+        problem = " ".join(told.partition("Hint:")[0].split())
         if outcome != "SelfCheckFailed" or stored and f": {problem} Hint: " not in said:
-            found.append(f"{path.relative_to(root)} is not named by the self-check ({outcome}: {said}): add an input "
-                         "on which it gives what the model answer and no other mistake gives")
+            found.append(f"{where}, mistake {mistake}, is not named by the self-check ({outcome}: {said}): add an "
+                         "input on which it gives what the model answer and no other mistake gives")
         if re.search(r"\d\.\d{5,}|\[\[", said):
-            found.append(f"{path.relative_to(root)}: the self-check tells precise numbers: {said}")
+            found.append(f"{where}, mistake {mistake}: the self-check tells precise numbers: {said}")
         if failure is None:
-            found.append(f"{path.relative_to(root)} passes the hidden tests: make them catch it")
+            found.append(f"{where}, mistake {mistake}, passes the hidden tests: make them catch it")
     stub = "".join(line for line in samples.solutions(nb)[answer].splitlines(keepends=True) if "return" not in line)
     (outcome, said), failure = grade(nb, answer, stub.rstrip() + "\n    raise NotImplementedError()\n")
     if "not written yet" not in said:

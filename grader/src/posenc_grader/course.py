@@ -31,12 +31,13 @@ HIDDEN_TESTS = ("### BEGIN HIDDEN TESTS", "### END HIDDEN TESTS")  # removed fro
 
 def answer_files(tests: Path, kind: str, answer: str) -> list[Path]:
     """The other answers of ``kind`` to the question ``answer`` (``ch03_wavelengths``), in the folder of the chapter's
-    tests. ``"wrong"``: one listed mistake a file, ``tests/ch03/wrong_solutions/ch03_wavelengths/*.py``. ``"correct"``:
-    the forms ``tests/ch03/correct_solutions/<form>.py`` (loops, float32, ...) that define its function,
-    ``wavelengths``; a form answers every question of its assignment that it applies to (see :func:`answer_source`)."""
+    tests. ``"wrong"``: the file of its listed mistakes, ``tests/ch03/wrong_solutions/ch03_wavelengths.py`` (see
+    :func:`posenc_grader.samples.mistakes`). ``"correct"``: the forms ``tests/ch03/correct_solutions/<form>.py``
+    (loops, float32, ...) that define its function, ``wavelengths``; a form answers every question of its assignment
+    that it applies to (see :func:`answer_source`)."""
     chapter, function = answer.split("_", 1)
     if kind == "wrong":
-        return sorted((tests / chapter / "wrong_solutions" / answer).glob("*.py"))
+        return [path for path in [tests / chapter / "wrong_solutions" / f"{answer}.py"] if path.is_file()]
     return [path for path in sorted((tests / chapter / "correct_solutions").glob("*.py"))
             if any(isinstance(node, ast.FunctionDef) and node.name == function
                    for node in ast.parse(path.read_text(encoding="utf-8")).body)]

@@ -1,15 +1,17 @@
 """Submissions made from the course itself, for tests, benchmarks and an instructor's dry run: ``filled(release,
-{})`` is a blank submission, ``filled(release, solutions(source))`` a perfect one, and replacing one answer with a
-wrong one gives a submission that should lose exactly that answer's points.
+{})`` is a blank submission, ``filled(release, solutions(source))`` a perfect one, and replacing one answer with one
+of its listed :func:`mistakes` gives a submission that should lose exactly that answer's points.
 """
 
 from __future__ import annotations
 
 import copy
+import runpy
+from pathlib import Path
 
 from nbformat import NotebookNode
 
-from .course import SOLUTION, grade_id, nbgrader_meta
+from .course import SOLUTION, answer_files, grade_id, nbgrader_meta
 
 
 def _without_markers(source: str) -> str:
@@ -20,6 +22,26 @@ def solutions(source: NotebookNode) -> dict[str, str]:
     """``{grade id: model answer}`` for every answer cell (code or written) of a source notebook."""
     return {grade_id(cell): _without_markers(cell.source) for cell in source.cells
             if nbgrader_meta(cell).get("solution")}
+
+
+def mistakes(tests: Path, source: NotebookNode, answer: str) -> dict[str, tuple[str, str]]:
+    """The listed mistakes of the question ``answer`` of the source notebook ``source``, ``{name: (what is wrong and
+    its hint, the wrong answer)}``, from ``tests/chNN/wrong_solutions/<answer>.py`` (none when it is missing).
+
+    That file holds ``MISTAKES = {name: ("what is wrong. Hint: a hint", {old: new, ...})}``: a mistake is the model
+    answer with each ``old`` text, which it holds exactly once, made ``new``, in turn. A ``ValueError`` names a change
+    that does not apply (the model answer was edited since)."""
+    listed, model = {}, solutions(source)[answer]
+    for path in answer_files(tests, "wrong", answer):
+        for name, (said, changes) in runpy.run_path(str(path))["MISTAKES"].items():
+            wrong = model
+            for old, new in changes.items():
+                if wrong.count(old) != 1:
+                    raise ValueError(f"{path.name}, mistake {name}: the model answer holds {old!r} "
+                                     f"{wrong.count(old)} times, not once: quote more of it, or mend the change")
+                wrong = wrong.replace(old, new)
+            listed[name] = (said, wrong)
+    return listed
 
 
 def autograded_answers(source: NotebookNode) -> list[str]:
