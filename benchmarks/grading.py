@@ -23,7 +23,7 @@ from pathlib import Path
 import nbformat
 
 from posenc_grader import Limits, grade_class, samples
-from posenc_grader.course import Course, answer_files, prepare
+from posenc_grader.course import Course, prepare
 from posenc_grader.records import PREPARED
 
 TESTS = Path(__file__).resolve().parents[1] / "tests"
@@ -40,7 +40,7 @@ def make_class(course: Course, folder: Path, students: int) -> int:
                 answers = samples.solutions(source) if number % 3 == 0 else {}
                 if number % 3 == 2:
                     answers = {**samples.solutions(source), **{
-                        a: answer_files(TESTS, "wrong", a)[number % 2].read_text()
+                        a: list(samples.mistakes(TESTS, source, a).values())[number % 2][1]
                         for a in samples.autograded_answers(source)}}
                 path = folder / f"student {number:03d}" / assignment / f"{notebook}.ipynb"
                 path.parent.mkdir(parents=True, exist_ok=True)

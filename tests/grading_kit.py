@@ -19,7 +19,6 @@ ROOT = Path(__file__).resolve().parent.parent
 COURSE = Course.find(ROOT / "exercises")
 ROTATION = ("ch04_rotation", "rotation")
 SANDBOXED = sandbox.problem() is None
-CLOCKWISE = (ROOT / "tests" / "ch04" / "wrong_solutions" / "ch04_rotation" / "clockwise.py").read_text()
 ENV_NAME, ENV_SECRET = "POSENC_GRADER_TOKEN", f"posenc-token-{secrets.token_hex(8)}"  # in the grader's environment
 LIMITS = Limits(cell_timeout=12, notebook_timeout=150, memory_mb=2048, max_file_mb=2)  # torch needs 1 GiB
 # (a cell that imports torch took over 5 s on a machine at load 8: the time limit must leave room for that)
@@ -32,6 +31,9 @@ READ_ENVIRONMENT = ("import glob, os\nseen = [repr(dict(os.environ))]\nfor path 
 
 def read(kind: str, assignment: str = ROTATION[0], notebook: str = ROTATION[1]) -> nbformat.NotebookNode:
     return nbformat.read(str(COURSE.root / kind / assignment / f"{notebook}.ipynb"), as_version=4)
+
+
+CLOCKWISE = samples.mistakes(ROOT / "tests", read("source"), "ch04_rotation")["clockwise"][1]
 
 
 def solved(answers: dict[str, str] | None = None) -> nbformat.NotebookNode:

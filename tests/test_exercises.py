@@ -15,6 +15,7 @@ import copy
 import json
 import multiprocessing
 import re
+import runpy
 import shutil
 from pathlib import Path
 
@@ -25,7 +26,7 @@ import new_question
 import pytest
 import self_checks
 import torch
-from grading_kit import COURSE, ROOT
+from grading_kit import CLOCKWISE, COURSE, ROOT
 
 from posenc.book.answers import SelfCheckFailed
 from posenc_grader import grade_class, hidden, release, samples, wire
@@ -192,8 +193,8 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     assert hidden.answer_functions(nb)[-1] == "half_turns"
     auto, by_hand = exercise_table.points(before)
     assert f"| {auto + 2} + {by_hand} |" in (tmp_path / "appendix" / "exercises.md").read_text()
-    assert sorted(p.name for p in (tmp_path / "tests" / "ch03").glob("*/ch03_half_turns/*.py")) == [
-        "mistake_one.py", "mistake_two.py"]
+    assert len(runpy.run_path(str(tmp_path / "tests" / "ch03" / "wrong_solutions" / "ch03_half_turns.py"))[
+        "MISTAKES"]) == 2
     form = tmp_path / "tests" / "ch03" / "correct_solutions" / "another_form.py"
     assert new_question.main(["ch03_ladder", "whole_turns", "1", "--root", str(tmp_path)]) == 0
     assert answer_files(tmp_path / "tests", "correct", "ch03_half_turns") == [form], "one file a form, all questions"
@@ -201,11 +202,10 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     assert "half_turns" not in answer_source(form, "ch03_whole_turns")
     assert self_checks.main(["ch03_ladder", "--root", str(tmp_path)]) == 2, "nothing is stored while a TODO is left"
     where = f"ch03_ladder/ladder.ipynb, question {question.source.splitlines()[0][3:]}"
-    assert Course.find(tmp_path / "exercises").unfinished()[:7] == [  # each TODO named, with its question
+    assert Course.find(tmp_path / "exercises").unfinished()[:6] == [  # each TODO named, with its question
         f"{where}: cell ch03_text_half_turns", f"{where}: cell ch03_half_turns",
         f"{where}: tests/ch03/correct_solutions/another_form.py",
-        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_one.py",
-        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns/mistake_two.py",
+        f"{where}: tests/ch03/wrong_solutions/ch03_half_turns.py",
         f"{where}: cell ch03_half_turns_check", f"{where}: cell ch03_half_turns_tests"]
     assert release.main(["--course", str(tmp_path / "exercises")]) == 2, "nor the student versions made"
     assert not (tmp_path / "exercises" / "release").exists()
@@ -243,12 +243,12 @@ def test_question_passes_its_checks_with_each_of_its_answers(key, answer):
 
 
 def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
-    """A model answer swapped with a mistake, a mistake with a correct form, a hidden assertion left silent, and a
-    self-check that is graded."""
+    """A mistake given as a correct form, one mistake listed and it no mistake, a hidden assertion left silent, a
+    self-check that is graded, and a mistake whose change no longer applies to the model answer."""
     chapter = shutil.copytree(TESTS / "ch04", tmp_path / "tests" / "ch04")
-    wrong, form = chapter / "wrong_solutions" / "ch04_rotation", chapter / "correct_solutions"
-    (wrong / "clockwise.py").rename(form / "clockwise.py")
-    (form / "matrix.py").rename(wrong / "matrix.py")
+    (chapter / "correct_solutions" / "clockwise.py").write_text(CLOCKWISE)
+    mistakes = chapter / "wrong_solutions" / "ch04_rotation.py"
+    mistakes.write_text('MISTAKES = {"unchanged": ("it is right. Hint: none.", {"c, s =": "c, s ="})}\n')
     nb = copy.deepcopy(SOURCES["ch04_rotation/rotation"])
     cell(nb, "ch04_rotation_check").metadata.nbgrader.grade = True
     tests = cell(nb, "ch04_rotation_tests")
@@ -258,8 +258,13 @@ def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
     assert "ch04_rotation_check: a self-check is locked and not graded" in broken
     assert "correct_solutions/clockwise.py fails its self-check (SelfCheckFailed" in broken
     assert "correct_solutions/clockwise.py fails the hidden tests" in broken
-    assert "wrong_solutions/ch04_rotation/matrix.py is not named by the self-check (pass" in broken
-    assert "wrong_solutions/ch04_rotation/matrix.py passes the hidden tests" in broken
+    assert "wrong_solutions/ch04_rotation.py lists 1 mistakes: list at least two" in broken
+    assert "wrong_solutions/ch04_rotation.py, mistake unchanged, is not named by the self-check (pass" in broken
+    assert "wrong_solutions/ch04_rotation.py, mistake unchanged, passes the hidden tests" in broken
+    mistakes.write_text('MISTAKES = {"stale": ("it is stale. Hint: none.", {"c, s = np.cos(a)": ""})}\n')
+    with pytest.raises(ValueError, match="ch04_rotation.py, mistake stale: the model answer holds 'c, s = np.cos"
+                                         r"\(a\)' 0 times, not once"):
+        self_checks.problems(tmp_path, nb, "ch04_rotation")
 
 
 def test_each_form_of_correct_answers_says_how_it_differs_and_answers_only_questions_of_its_assignment():

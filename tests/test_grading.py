@@ -153,10 +153,10 @@ def mixed_answers() -> dict[tuple[str, str], dict[str, tuple[str, str]]]:
                 forms.setdefault(path.stem, {})[answer] = answer_source(path, answer)
     used, chosen = dict.fromkeys(forms, 0), {}
     for key in notebooks():
-        chosen[key] = {}
-        for number, answer in enumerate(samples.autograded_answers(read("source", *key))):
+        chosen[key], source = {}, read("source", *key)
+        for number, answer in enumerate(samples.autograded_answers(source)):
             if number % 2:
-                chosen[key][answer] = ("wrong", answer_files(TESTS, "wrong", answer)[0].read_text())
+                chosen[key][answer] = ("wrong", next(iter(samples.mistakes(TESTS, source, answer).values()))[1])
                 continue
             form = min((f for f in forms if answer in forms[f]), key=lambda f: (used[f], len(forms[f]), f))
             used[form] += 1

@@ -3,7 +3,8 @@
 
 Also ``make new-question``. It appends the question's four cells (the question, the answer, its self-check, its test
 cell), with nbgrader's metadata, to the assignment's source notebook, and templates of its other answers to
-``tests/chNN/`` (a correct form in ``correct_solutions/another_form.py``, two mistakes), each saying TODO where the
+``tests/chNN/`` (a correct form in ``correct_solutions/another_form.py``, two mistakes in
+``wrong_solutions/<answer>.py``), each saying TODO where the
 author is needed; then it writes the points table again. Without POINTS, it checks the question once written
 (``tools/self_checks.py``). The rules and the walk-through: appendix/instructor_guide.md, *Adding a question*.
 """
@@ -54,11 +55,14 @@ def {name}({args}):
     raise NotImplementedError("TODO: a correct answer, written another way than the model answer")
 '''
 
-MISTAKE = '''"""TODO: what is wrong, as the self-check tells a student who made this mistake. Hint: TODO a hint."""
+MISTAKES = '''"""Mistakes in {name}, each the model answer with the changes written here (old text: new text)."""
 
-
-def {name}({args}):
-    raise NotImplementedError("TODO: a plausible wrong answer")
+MISTAKES = {{
+    "mistake_one": ("TODO: what is wrong, as the self-check tells a student who made it. Hint: TODO a hint.",
+                    {{"TODO: a piece of the model answer": "TODO: what the mistake writes instead"}}),
+    "mistake_two": ("TODO: what is wrong. Hint: TODO a hint.",
+                    {{"TODO: a piece of the model answer": "TODO: what the mistake writes instead"}}),
+}}
 '''
 
 
@@ -108,14 +112,13 @@ def add_question(root: Path, assignment: str, name: str, points: str, args: str 
                  new_code_cell(TESTS.format(name=name), metadata=nbgrader(f"{answer}_tests", grade=True, points=worth))]
     nbformat.write(nb, str(path))
     tests = root / "tests" / prefix
-    form, mistakes = tests / "correct_solutions" / "another_form.py", tests / "wrong_solutions" / answer
-    for folder in (form.parent, mistakes):
+    form, mistakes = tests / "correct_solutions" / "another_form.py", tests / "wrong_solutions" / f"{answer}.py"
+    for folder in (form.parent, mistakes.parent):
         folder.mkdir(parents=True, exist_ok=True)
     form.write_text((form.read_text(encoding="utf-8") if form.exists() else FORM)
                     + FORM_ANSWER.format(name=name, args=args), encoding="utf-8")
-    for file in (mistakes / "mistake_one.py", mistakes / "mistake_two.py"):
-        file.write_text(MISTAKE.format(name=name, args=args), encoding="utf-8")
-    return [path, form, mistakes / "mistake_one.py", mistakes / "mistake_two.py"]
+    mistakes.write_text(MISTAKES.format(name=name), encoding="utf-8")
+    return [path, form, mistakes]
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -139,7 +142,7 @@ def main(argv: list[str] | None = None) -> int:
     exercise_table.main(["--root", str(options.root)])
     print("wrote\n" + "\n".join(f"  {path.relative_to(options.root)}" for path in written) +
           "\nNext: replace every TODO there (the question, the model answer, the self-check's inputs and hint, the "
-          f"hidden tests and the three files), then check the question with `make new-question ASSIGNMENT="
+          f"hidden tests and the two files), then check the question with `make new-question ASSIGNMENT="
           f"{options.assignment} NAME={options.name}` (no POINTS) and publish it with `make exercises`.")
     return 0
 

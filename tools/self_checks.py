@@ -2,12 +2,12 @@
 """Store the self-checks' values and check each question: ``python tools/self_checks.py [ASSIGNMENT ...]``.
 
 A self-check, ``<answer>_check``, is one call ``check(NAME, stored, hint=...)`` of :mod:`posenc.book.answers`. This
-tool writes ``stored`` from the model answer and the listed mistakes (``tests/chNN/wrong_solutions/<answer>.py``,
-each the model answer with a change, and ``what is wrong. Hint: a hint``), on the inputs stored already or, for a new question, those the
-author wrote in their place. Then it checks every question with each of its answers (:func:`problems`) and names
-every rule of the instructor guide (*Adding a question*) that one breaks. ``make exercises`` and ``make
-new-question`` run it; ``tests/test_exercises.py`` calls :func:`problems`. While a TODO of ``make new-question``'s
-templates is left anywhere in the course, it refuses to run and names each one.
+tool writes ``stored`` from the model answer and the listed mistakes (``tests/chNN/wrong_solutions/<answer>.py``, each
+the model answer with a change, and ``what is wrong. Hint: a hint``), on the inputs stored already or, for a new
+question, those the author wrote in their place. Then it checks every question with each of its answers
+(:func:`problems`) and names every rule of the instructor guide (*Adding a question*) that one breaks. ``make
+exercises`` and ``make new-question`` run it; ``tests/test_exercises.py`` calls :func:`problems`. While a TODO of
+``make new-question``'s templates is left anywhere in the course, it refuses to run and names each one.
 """
 
 from __future__ import annotations
