@@ -1,0 +1,11 @@
+"""Mistakes in attention, each the model answer with the changes written here (old text: new text)."""
+
+MISTAKES = {
+    "divided_by_d": ("the scores are divided by d itself. Hint: the scale is the square root of d.",
+                     {"np.sqrt(q.shape[-1])": "q.shape[-1]"}),
+    "missing_sqrt_d": ("the scores are not scaled. Hint: divide q kᵀ by the square root of d, the width of q and k.",
+                       {"q @ k.T / np.sqrt(q.shape[-1])": "q @ k.T"}),
+    "softmax_over_columns": ("the softmax runs down the columns. Hint: each query's weights form a row, and a row "
+                             "should sum to 1.",
+                             {"max(axis=1,": "max(axis=0,", "sum(axis=1,": "sum(axis=0,"}),
+}
