@@ -1,0 +1,17 @@
+"""Mistakes in is_toeplitz, each the model answer with the changes written here (old text: new text)."""
+
+MISTAKES = {
+    "demands_wrap_around": ("it says False for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant "
+                            "diagonals are enough; do not ask for wrapping.",
+                            {"s[:-1, :-1] - s[1:, 1:]": "s - np.roll(s, (-1, -1), axis=(0, 1))"}),
+    "exact_equality": ("it says False for a Toeplitz matrix whose entries agree only up to round-off (1e-13). Hint: "
+                       "compare differences with `tol`, not with ==.",
+                       {"np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol": "s[:-1, :-1] == s[1:, 1:]"}),
+    "first_row_only": ("it says True for a matrix whose last entry breaks the diagonal. Hint: check every entry, down "
+                       "to the last row.",
+                       {"s[:-1, :-1] - s[1:, 1:]": "s[0, :-1] - s[1, 1:]"}),
+    "square_diagonals": ("it says True for a matrix with more columns than rows whose last entry breaks its diagonal. "
+                         "Hint: a matrix with more columns than rows has more diagonals above the main one than below "
+                         "it: check them all.",
+                         {"np.abs(s[:-1, :-1] - s[1:, 1:])": "np.tril(np.abs(s[:-1, :-1] - s[1:, 1:]), len(s) - 1)"}),
+}
