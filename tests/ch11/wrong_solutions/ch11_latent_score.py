@@ -1,0 +1,15 @@
+"""Mistakes in latent_score, each the model answer with the changes written here (old text: new text)."""
+
+MISTAKES = {
+    "content_turned": ("the content part is turned as well. Hint: only the rotary part carries RoPE: the absorbed "
+                       "query W_UK^T q_nope meets the latent as it is.",
+                       {"v[1::2]\n": "v[1::2]\n        theta = base ** (-np.arange(0, len(v), 2) / len(v))\n",
+                        "absorbed @ latent": "turn(q_nope, m) @ turn(w_uk @ latent, n)"}),
+    "half_layout": ("the rotary part pairs the coordinates (j, j + d_rope/2). Hint: the pairs are neighbours, (2j, "
+                    "2j+1), as in DeepSeek's checkpoints.",
+                    {"a, b = v[0::2], v[1::2]": "a, b = v[:d_rope // 2], v[d_rope // 2:]"}),
+    "positions_swapped": ("the query is turned by n and the key by m. Hint: the query sits at m, the key at n.",
+                          {"turn(q_rope, m) @ turn(k_rope, n)": "turn(q_rope, n) @ turn(k_rope, m)"}),
+    "scaled": ("it divides by sqrt(d). Hint: return the unscaled score.",
+               {"turn(k_rope, n))": "turn(k_rope, n)) / (len(q_nope) + d_rope) ** 0.5"}),
+}

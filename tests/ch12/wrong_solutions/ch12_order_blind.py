@@ -1,0 +1,14 @@
+"""Mistakes in order_blind, each the model answer with the changes written here (old text: new text)."""
+
+MISTAKES = {
+    "a_is_zero": ("it tests whether A is zero, which is enough but not needed: the state may move without ever "
+                  "reaching the output. Hint: what matters is the products W_out A^l W_in, not A alone.",
+                  {"np.abs(w_out @ reach).max()": "np.abs(a).max()"}),
+    "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
+                          "Hint: which offsets between a token and a later output can occur among the n tokens?",
+                          {"range(1, n)": "range(1, min(n, 2))"}),
+    "offset_zero_too": ("W_out A^0 W_in = W_out W_in is required to vanish too, though a token reaching its own output "
+                        "is no sign of order. Hint: permuting the tokens permutes the outputs whatever x_m gives y_m; "
+                        "only the offsets l = 1, ..., n - 1 between a token and a later output matter.",
+                        {"reach, blind = w_in, True": "reach, blind = w_in, np.abs(w_out @ w_in).max() <= 1e-9"}),
+}
