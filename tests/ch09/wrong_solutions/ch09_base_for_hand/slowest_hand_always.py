@@ -1,9 +1,0 @@
-"""that is the NTK-aware base, which slows the slowest hand by the factor, not the hand asked for. Hint: write the
-frequency of hand j with the new base, set it equal to the old one divided by the factor, and solve for the new
-base."""
-
-
-def base_for_hand(d, factor, hand, base=10000.0):
-    if not 0 < hand < d // 2:
-        raise ValueError("no base slows this hand")
-    return float(base * factor ** (d / (d - 2)))
