@@ -1,8 +1,5 @@
 """Mistakes in is_circulant, each the model answer with the changes written here (old text: new text)."""
 
-SQUARE_CHECK = ("    if s.shape[0] != s.shape[1]:\n"
-                "        raise ValueError(f\"is_circulant: a circulant matrix is square, got shape {s.shape}\")\n")
-
 MISTAKES = {
     "false_when_not_square": ("it says False for a matrix that is not square. Hint: a matrix that is not square raises "
                               "ValueError saying that it must be square.",
@@ -10,8 +7,8 @@ MISTAKES = {
                                "return False"}),
     "no_wrap": ("it says True for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are "
                 "not enough: they must also wrap around.",
-                {SQUARE_CHECK: "", "s - np.roll(s, (-1, -1), axis=(0, 1))": "s[:-1, :-1] - s[1:, 1:]"}),
+                {"s - np.roll(s, (-1, -1), axis=(0, 1))": "s[:-1, :-1] - s[1:, 1:]"}),
     "shift_wrong_way": ("each row is compared with the row above shifted left. Hint: shift a row right by one, the "
                         "last entry wrapping to the front: it should match the row below.",
-                        {SQUARE_CHECK: "", "(-1, -1), axis": "(-1, 1), axis"}),
+                        {"(-1, -1), axis": "(-1, 1), axis"}),
 }

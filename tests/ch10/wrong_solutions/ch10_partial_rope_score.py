@@ -1,13 +1,8 @@
 """Mistakes in partial_rope_score, each the model answer with the changes written here (old text: new text)."""
 
-NO_CHECK = {"    if r < 2 or r % 2:\n"
-            '        raise ValueError(f"partial_rope_score: the rotated width r = {r} must be even and at least 2")\n':
-            ""}
-
 MISTAKES = {
     "last_dims_rotated": ("it rotates the last r dimensions. Hint: the first r dimensions turn.",
-                          {**NO_CHECK,
-                           "a, b = x[0:r:2].copy(), x[1:r:2].copy()":
+                          {"a, b = x[0:r:2].copy(), x[1:r:2].copy()":
                            "a, b = x[len(x) - r::2].copy(), x[len(x) - r + 1::2].copy()",
                            "x[0:r:2], x[1:r:2] = ": "x[len(x) - r::2], x[len(x) - r + 1::2] = "}),
     "odd_width_rounded_down": ("an odd rotated width is rounded down instead of refused. Hint: when r = int(d * "
@@ -15,10 +10,10 @@ MISTAKES = {
                                {"r = int(len(q) * rotary_fraction)": "r = int(len(q) * rotary_fraction) // 2 * 2"}),
     "pass_through_dropped": ("the dimensions that pass through are left out of the score. Hint: they still add their "
                              "plain dot product.",
-                             {**NO_CHECK, "float(q_m @ k_n)": "float(q_m[:r] @ k_n[:r])"}),
+                             {"float(q_m @ k_n)": "float(q_m[:r] @ k_n[:r])"}),
     "whole_head_ladder": ("the rotated dimensions use the whole head's ladder. Hint: the ladder is built over the r "
                           "rotated dimensions: θ_j = base ** (-2j/r).",
-                          {**NO_CHECK, "(-np.arange(0, r, 2) / r)": "(-np.arange(0, r, 2) / len(q))"}),
+                          {"(-np.arange(0, r, 2) / r)": "(-np.arange(0, r, 2) / len(q))"}),
     "zero_width_unrotated": ("a rotated width of 0 gives the plain dot product instead of an error. Hint: when r = "
                              "int(d * rotary_fraction) is 0, raise ValueError.",
                              {"if r < 2 or r % 2:": "if r % 2:"}),
