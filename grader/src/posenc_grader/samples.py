@@ -37,7 +37,7 @@ def mistakes(tests: Path, source: NotebookNode, answer: str) -> dict[str, tuple[
             wrong = model
             for old, new in changes.items():
                 if wrong.count(old) != 1:
-                    raise ValueError(f"{path.name}, mistake {name}: the model answer holds {old!r} "
+                    raise ValueError(f"{'/'.join(path.parts[-4:])}, mistake {name}: the model answer holds {old!r} "
                                      f"{wrong.count(old)} times, not once: quote more of it, or mend the change")
                 wrong = wrong.replace(old, new)
             listed[name] = (said, wrong)
