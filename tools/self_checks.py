@@ -57,13 +57,13 @@ def cells_run(setup: list[str], source: str) -> dict:
 
 def mistakes(root: Path, nb, answer: str, name: str) -> list[tuple]:
     """``(function, what is wrong, hint)`` for each listed mistake (:func:`posenc_grader.samples.mistakes`)."""
-    listed = []
+    setup, listed = setup_cells(nb), []
     for mistake, (said, source) in samples.mistakes(root / "tests", nb, answer).items():
         problem, _, hint = said.partition("Hint:")
-        if not hint.strip():
+        if not hint.strip():  # the self-check names it by these two (a check of a property says its own)
             raise ValueError(f"tests/{answer[:4]}/wrong_solutions/{answer}.py, mistake {mistake}: say what is wrong, "
                              "then 'Hint: ...'")
-        listed.append((cells_run(setup_cells(nb), source)[name], " ".join(problem.split()), " ".join(hint.split())))
+        listed.append((cells_run(setup, source)[name], " ".join(problem.split()), " ".join(hint.split())))
     return listed
 
 
