@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import shutil
 import zipfile
 from pathlib import Path
 
@@ -20,7 +21,7 @@ from grading_kit import COURSE, ROOT, ROTATION, grade, grade_by_hand, read, writ
 from posenc_grader import refresh, samples
 from posenc_grader.__main__ import main
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import REPORT, stage
 from posenc_grader.submissions import Catalog
@@ -237,8 +238,24 @@ def test_every_file_that_cannot_be_placed_is_reported_with_its_reason(tmp_path):
     assert "scored 0" in broken.reason and "not a Jupyter notebook" in broken.reason
     other = result[canvas("Noether, Emmy", 10, 100, "norm.ipynb")]
     assert (other.outcome, other.assignment) == ("placed", "ch05_norm")  # its cells say which exercise it is
-    assert {(row["platform_id"], row["reason"]) for row in rows if row["outcome"] == "missing"} == {
-        ("8", "none of their files was placed"), ("12", "none of their files was placed"), ("13", "handed nothing in")}
+    # missing in the assignment the download is for (ch04: most of its files), Noether's ch05 notebook aside
+    not_this = "no file of theirs is this assignment's notebook"
+    assert {(row["platform_id"], row["assignment"], row["reason"]) for row in rows if row["outcome"] == "missing"} == {
+        ("8", ASSIGNMENT, not_this), ("10", ASSIGNMENT, not_this), ("12", ASSIGNMENT, not_this),
+        ("13", ASSIGNMENT, "handed nothing in")}
+
+
+def test_a_later_download_without_the_roster_names_each_student_as_the_earlier_run_did(tmp_path):
+    files = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect")}
+    roster = {"7": Person("7", "Ada Lovelace", sis_user_id="S7")}
+    assert placed(tmp_path, files, roster)[next(iter(files))].student == "Ada Lovelace"
+    late = {canvas("Lovelace, Ada", 7, 71, "rotation.ipynb", late=True): notebook("blank")}
+    assert placed(tmp_path / "late", late)[next(iter(late))].student == "lovelaceada_7"  # another OUT: the platform's
+    (tmp_path / "late" / "out").rename(tmp_path / "late" / "elsewhere")
+    (tmp_path / "out").rename(tmp_path / "late" / "out")  # the same OUT as the first run
+    assert placed(tmp_path / "late", late)[next(iter(late))].student == "Ada Lovelace"
+    kept = (tmp_path / "late" / "out" / "instructor_only" / "placements.json").read_text()
+    assert '"sis_user_id": "S7"' in kept  # what the roster said is kept for the gradebook
 
 
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
@@ -395,3 +412,25 @@ def test_blackboard_gradebook_quotes_every_field_and_names_usernames(graded):
     assert text.splitlines()[0] == f'"Username","{BLACKBOARD_COLUMN}"'  # the roster's, with its Column ID
     assert {row["Username"]: row[BLACKBOARD_COLUMN] for row in csv.DictReader(io.StringIO(text))} == {
         "u101": "", "u102": "0", "u103": "3", "u104": "0"}
+
+
+@pytest.mark.grader
+def test_late_work_graded_into_the_same_out_changes_no_other_students_row(graded, prepared_course, tmp_path):
+    """The guide's late download: Noether hands in after the others were graded (and Lovelace graded by hand)."""
+    out = tmp_path / "out"
+    shutil.copytree(graded["canvas"][0], out)
+    before = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    kept = {p.relative_to(out): p.read_bytes() for p in (out / INSTRUCTOR_ONLY).glob("*/*/*/*.ipynb")}  # graded
+    late = zipped(tmp_path / "late.zip", {canvas("Noether, Emmy", 104, 3001, "rotation.ipynb", True): notebook(
+        "first answer")})
+    said = []
+    grade(late, out, prepared_course, roster=SAMPLE / "roster.csv", progress=said.append)
+    after = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert {k: v for k, v in after.items() if k != "Noether, Emmy"} == {k: v for k, v in before.items()
+                                                                          if k != "Noether, Emmy"}
+    assert (after["Noether, Emmy"]["score"], after["Noether, Emmy"]["status"]) == ("3", "ok")
+    assert all((out / path).read_bytes() == data for path, data in kept.items() if "Noether" not in str(path))
+    assert not any(line.startswith("warning") for line in said)
+    with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
+        rows = {row[1]: row[5] for row in list(csv.reader(f))[2:]}
+    assert rows["104"] == "3" and rows["103"] == "3"

@@ -178,8 +178,9 @@ def problems(root: Path, nb, answer: str) -> list[str]:
         (outcome, said), failure = grade(nb, answer, source)
         problem = " ".join(told.partition("Hint:")[0].split())
         if outcome != "SelfCheckFailed" or stored and f": {problem} Hint: " not in said:
-            found.append(f"{where}, mistake {mistake}, is not named by the self-check ({outcome}: {said}): add an "
-                         "input on which it gives what the model answer and no other mistake gives")
+            found.append(f"{where}, mistake {mistake}, is not named by the self-check ({outcome}: "
+                         f"{' '.join(said.split())}): add an input on which it gives what the model answer and no "
+                         "other mistake gives")
         if re.search(r"\d\.\d{5,}|\[\[", said):
             found.append(f"{where}, mistake {mistake}: the self-check tells precise numbers: {said}")
         if failure is None:

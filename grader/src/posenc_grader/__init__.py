@@ -67,16 +67,16 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
                  platform: str, roster) -> list[dict]:
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
-    max_bytes = limits.max_file_mb * 2**20
-    download = open_download(submissions, out / WORK / "download", platform, max_bytes)
-    people = read_roster(roster) if roster else {}
-    if download is None and not find_files(submissions):
-        raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
-                           f"and the names follow no download of {', '.join(PLATFORMS)} (see --platform)")
     the_course = Course.find(course)
     the_course.refuse_unfinished("grade")
     if sandboxed and sandbox.problem():
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
+    people = read_roster(roster) if roster else {}
+    max_bytes = limits.max_file_mb * 2**20
+    download = open_download(submissions, out / WORK / "download", platform, max_bytes)
+    if download is None and not find_files(submissions):
+        raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
+                           f"and the names follow no download of {', '.join(PLATFORMS)} (see --platform)")
     show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
 
     def say(line: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
@@ -88,12 +88,15 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     prepared = prepare(the_course, out / PREPARED)
     record = ClassRecord(out, prepared)
     catalog = Catalog(prepared / "release")
+    earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
     if download is not None:
-        placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {})
+        placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {},
+                                   frozenset(key[:2] for key in earlier))
         for line in staging.summary(download.platform, placements):
             say(line)
         submissions = out / staging.STAGED
-    rows = triage(find_files(submissions), catalog, max_bytes)
+    rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
+            if not (row.status == "missing" and row.key in earlier)]
     done: list[dict] = []
 
     def finish(row: Row, result: dict | None, seconds: float) -> None:

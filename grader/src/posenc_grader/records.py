@@ -192,6 +192,10 @@ class ClassRecord:
         pages = [self.write_page(tuple(key.split("\t"))) for key in sorted(self.statuses)]
         return [*pages, self.write_csv()]
 
+    def handed_in(self) -> frozenset[tuple[str, str, str]]:
+        """The rows graded from a file the student handed in (any status but ``missing``), in any run."""
+        return frozenset(tuple(key.split("\t")) for key, entry in self.statuses.items() if entry["status"] != "missing")
+
     def mark(self, key: tuple[str, str, str]) -> Mark:
         """The points of one row in the gradebook, manual scores included, with its status; empty if unknown."""
         from nbgrader.api import MissingEntry

@@ -49,13 +49,16 @@ class Placement:
 
 
 def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int,
-          columns: dict[str, str] | None = None) -> list[Placement]:
+          columns: dict[str, str] | None = None, graded: frozenset[tuple[str, str]] = frozenset()) -> list[Placement]:
     """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
-    :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns."""
-    placements = [_place(found, catalog, roster, max_bytes) for found in download.found]
+    :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns;
+    ``graded`` holds the (student, assignment) pairs graded from a file in an earlier run into ``out``, which this
+    one never marks missing (a download of late work)."""
+    known = _known_names(out / IDENTITIES, download.platform)
+    placements = [_place(found, catalog, roster, known, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)
-    placements += _missing(placements, roster)
+    placements += _missing(placements, roster, graded)
     _refuse_shared_names(placements)
     write_report(out / REPORT, download.platform, placements)
     placed = [p for p in placements if p.outcome == "placed"]
@@ -70,9 +73,8 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
         target.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(p.found.path, target)
     missing = [p for p in placements if p.outcome == "missing"]
-    for student in {p.student for p in placed + missing}:
-        for assignment in {p.assignment for p in placed}:
-            (folder / student / assignment).mkdir(parents=True, exist_ok=True)  # graded as missing: no notebook
+    for p in missing:
+        (folder / p.student / p.assignment).mkdir(parents=True, exist_ok=True)  # graded as missing: no notebook
     _keep_identities(out / IDENTITIES, download.platform, placed + missing, columns or {})
     return placements
 
@@ -84,16 +86,19 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
     lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
     missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
-    warning = (f"warning: {len(missing)} student{'s' * (len(missing) > 1)} of the roster handed in nothing that "
-               f"could be graded, marked missing (0): {', '.join(missing)}")
+    assignment = next((p.assignment for p in placements if p.outcome == "missing"), "")
+    warning = (f"warning: {len(missing)} student{'s' * (len(missing) > 1)} of the roster handed in nothing for "
+               f"{assignment} that could be graded, marked missing (0): {', '.join(missing)}")
     return lines + ([warning] if missing else [])
 
 
-def _place(found: Found, catalog: Catalog, roster: dict[str, Person], max_bytes: int) -> Placement:
+def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dict[str, str],
+           max_bytes: int) -> Placement:
     if found.problem or found.path is None:
         return Placement(found, reason=found.problem)
     person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
-    named = found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+    named = known.get(found.platform_id) or (
+        found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}")
     placement = Placement(found, _safe(person.student if person and person.student else named), person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
@@ -120,16 +125,28 @@ def _safe(name: str) -> str:
     return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
 
 
-def _missing(placements: list[Placement], roster: dict[str, Person]) -> list[Placement]:
-    """A ``missing`` placement for each assignment of the download and each student of the roster of whom no file
-    was placed."""
-    handed_in = {p.person for p in placements if p.outcome in ("placed", "earlier attempt")}
+def _missing(placements: list[Placement], roster: dict[str, Person],
+             graded: frozenset[tuple[str, str]]) -> list[Placement]:
+    """A ``missing`` placement for each student of the roster of whom no file was placed in the assignment the
+    download is for (:func:`_download_assignment`), unless an earlier run graded one (``graded``)."""
+    assignment = _download_assignment(placements)
+    handed_in = {p.person for p in placements if p.outcome in ("placed", "earlier attempt") and
+                 p.assignment == assignment}
     tried = {p.found.platform_id for p in placements}
-    assignments = sorted({p.assignment for p in placements if p.outcome == "placed"})
     return [Placement(Found(None, "", platform_id=person.platform_id, name=person.student),
-                      _safe(person.student or person.platform_id), assignment, outcome="missing", person=person,
-                      reason="none of their files was placed" if person.platform_id in tried else "handed nothing in")
-            for person in roster.values() if person not in handed_in for assignment in assignments]
+                      student, assignment, outcome="missing", person=person,
+                      reason="no file of theirs is this assignment's notebook" if person.platform_id in tried
+                      else "handed nothing in")
+            for person in roster.values() if assignment and person not in handed_in
+            for student in [_safe(person.student or person.platform_id)] if (student, assignment) not in graded]
+
+
+def _download_assignment(placements: list[Placement]) -> str | None:
+    """The assignment a download is for: the one most of its placed files are (a platform's download is one
+    assignment's; a stray notebook of another is graded as what it is, and makes no one else's row). None when
+    two assignments tie, or nothing is placed."""
+    counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
+    return counts[0][0] if counts and (len(counts) == 1 or counts[1][1] < counts[0][1]) else None
 
 
 def _refuse_shared_names(placements: list[Placement]) -> None:
@@ -150,14 +167,13 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
 
     Only where that assignment is one notebook and no other assignment ties with it; elsewhere it is rejected.
     """
-    counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
-    notebooks = catalog.assignments.get(counts[0][0], []) if counts else []
-    single = len(notebooks) == 1 and (len(counts) == 1 or counts[1][1] < counts[0][1])
+    assignment = _download_assignment(placements)
+    notebooks = catalog.assignments.get(assignment, []) if assignment else []
     for p in placements:
         if p.outcome != UNRECOGNISED:
             continue
-        if single:
-            p.assignment, p.notebook, p.outcome = counts[0][0], notebooks[0], "placed"
+        if len(notebooks) == 1:
+            p.assignment, p.notebook, p.outcome = assignment, notebooks[0], "placed"
             p.reason = f"graded as {p.assignment} (what this download is) and scored 0: {p.reason}"
         else:
             p.outcome = "rejected"
@@ -194,11 +210,20 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
     path.parent.mkdir(parents=True, exist_ok=True)
     for p in placed:
         person = asdict(p.person) if p.person else {}
-        kept["students"][p.student] = {**person, "platform": platform, "platform_id": p.found.platform_id,
-                                       "name": p.found.name, "email": person.get("email") or p.found.email}
+        earlier = kept["students"].get(p.student, {})  # what an earlier run's roster said, if this one has none
+        kept["students"][p.student] = {**earlier, **person, "platform": platform, "platform_id": p.found.platform_id,
+                                       "name": p.found.name or earlier.get("name", ""),
+                                       "email": person.get("email") or p.found.email or earlier.get("email", "")}
         if p.found.path is None:
             continue  # missing: no file, no feedback
         kept["notebooks"]["\t".join(p.key)] = {
             "file": p.found.shown, "late": p.found.late,
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
     write_json(path, kept)
+
+
+def _known_names(path: Path, platform: str) -> dict[str, str]:
+    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``: a
+    later download, without the roster, grades each under the same name."""
+    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}}
+    return {who["platform_id"]: student for student, who in kept["students"].items() if who["platform"] == platform}
