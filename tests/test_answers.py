@@ -24,6 +24,8 @@ class Foo:
     (torch.ones(2, 3, requires_grad=True), np.zeros((2, 3)), [[1.0] * 3] * 2),
     (torch.ones(2, dtype=torch.bfloat16), np.zeros(2), [1.0, 1.0]),
     (True, True, True), (np.bool_(False), True, False), (np.array(True), False, True),
+    ([1.0, 2.0], np.zeros(2), [1.0, 2.0]), ([[1, 0], (0, 1)], np.zeros((2, 2)), np.eye(2)),
+    ((0.5,), np.zeros(1), [0.5]),
 ])
 def test_every_kind_of_answer_is_read_as_the_kind_of_the_reference(value, want, expected):
     got = answer_as("f", value, want, ())
@@ -33,7 +35,10 @@ def test_every_kind_of_answer_is_read_as_the_kind_of_the_reference(value, want, 
 
 @pytest.mark.parametrize("value,want,words", [
     (Foo(), 0.0, "f() returned a Foo, expected a number. Hint: return a single number"),
-    ([1.0, 2.0], np.zeros(2), "returned a list, expected an array of shape (2,). Hint: return a numpy array"),
+    ([[1.0], [1.0, 2.0]], np.zeros(2), "returned a list that is no array of numbers, expected an array of shape (2,). "
+                                      "Hint: return a numpy array"),
+    (["1.0", "2.0"], np.zeros(2), "returned <U3 values"),
+    ([1.0, 2.0, 3.0], np.zeros((2, 2)), "returned a list of shape (3,), expected an array of shape (2, 2)"),
     ("1.0", 0.0, "returned a str"),
     (None, np.zeros((2, 2)), "returned a NoneType, expected an array of shape (2, 2)"),
     (np.array([Foo(), Foo()], dtype=object), np.zeros(2), "returned object values"),
@@ -86,7 +91,7 @@ def test_the_stored_values_hold_inputs_and_results_never_a_function():
 @pytest.mark.parametrize("answer,stored,words", [
     (lambda angle: rotation(-angle) if angle < 1 else 2 * rotation(angle), STORED,
      "<lambda>(0.5) does not give the right result. Hint: the hint"),
-    (lambda angle: [[1.0, 0.0], [0.0, 1.0]], STORED, "returned a list"),
+    (lambda angle: [[1.0, 0.0], [0.0]], STORED, "returned a list that is no array of numbers"),
     (lambda angle: 1 / 0, STORED, "raised ZeroDivisionError: division by zero"),
     (np.eye(2), STORED, "your answer is a ndarray, not a function. Hint: define it with `def`."),
     (np.log1p, LOG, "log1p(2): it adds 1 before the log. Hint: log(x), not log(1 + x)."),
@@ -97,6 +102,12 @@ def test_a_check_names_a_listed_mistake_only_when_it_gives_all_its_results(answe
     with pytest.raises(SelfCheckFailed) as failed:
         check(answer, stored, hint="the hint")
     assert words in str(failed.value)
+
+
+def test_a_check_takes_the_matrix_as_nested_lists_as_the_hidden_tests_do(capsys):
+    check(lambda angle: rotation(angle).tolist(), STORED, hint="")
+    assert capsys.readouterr().out.startswith("\N{CHECK MARK} <lambda> passes")
+    assert close(rotation(0.5).tolist(), rotation(0.5))  # what the hidden tests compare with
 
 
 def test_a_check_matches_counts_exactly():

@@ -84,8 +84,9 @@ def answer_as(name: str, value, want, args: tuple):
     """The student's ``value`` as the kind of ``want``: a bool, a float, or a float array of ``want``'s shape.
 
     An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix`` included) of a real or
-    complex dtype, or a torch tensor; where ``want`` is True or False, a bool (Python's or numpy's). Fails, naming
-    what came back and what to return, for any other kind, shape, complex values, or nan.
+    complex dtype, a torch tensor, or a list or tuple of numbers (nested as the array's rows: what the hidden tests'
+    :func:`close` reads as that array); where ``want`` is True or False, a bool (Python's or numpy's). Fails,
+    naming what came back and what to return, for any other kind, shape, complex values, or nan.
     """
     call = call_text(name, args)
     if isinstance(want, (bool, np.bool_)):
@@ -97,9 +98,13 @@ def answer_as(name: str, value, want, args: tuple):
     wanted = "a number" if shape == () else f"an array of shape {shape}"
     fix = "return a single number (float(...) of a one-element result)." if shape == () else \
         f"return a numpy array (np.array(...)) of shape {shape}."
-    if not (isinstance(value, (int, float, complex, np.number)) and not isinstance(value, bool) or _is_array(value)):
+    if not (isinstance(value, (int, float, complex, np.number, list, tuple)) and not isinstance(value, bool)
+            or _is_array(value)):
         fail(f"{call} returned {_a(type(value).__name__)}, expected {wanted}.", fix)
-    array = _as_numpy(value)
+    try:
+        array = _as_numpy(value)
+    except (ValueError, TypeError, RuntimeError):  # a ragged list, a list of tensors that numpy cannot join
+        fail(f"{call} returned {_a(type(value).__name__)} that is no array of numbers, expected {wanted}.", fix)
     if not _numeric(array) or array.dtype == bool:
         fail(f"{call} returned {array.dtype} values, expected {wanted}.", fix)
     if array.shape != shape:
