@@ -5,6 +5,11 @@ MISTAKES = {
                               "ValueError saying that it must be square.",
                               {'raise ValueError(f"is_circulant: a circulant matrix is square, got shape {s.shape}")':
                                "return False"}),
+    "ignores_tol": ("it ignores tol: np.allclose's own tolerances decide, so a diagonal broken by a millionth passes "
+                    "under the default tol, and noise below a looser tol fails. Hint: compare each difference with "
+                    "tol itself.",
+                    {"bool(np.all(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1))) <= tol))":
+                     "np.allclose(s, np.roll(s, (-1, -1), axis=(0, 1)))"}),
     "no_wrap": ("it says True for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are "
                 "not enough: they must also wrap around.",
                 {"s - np.roll(s, (-1, -1), axis=(0, 1))": "s[:-1, :-1] - s[1:, 1:]"}),

@@ -7,6 +7,10 @@ MISTAKES = {
     "exact_equality": ("it says False for a Toeplitz matrix whose entries agree only up to round-off (1e-13). Hint: "
                        "compare differences with `tol`, not with ==.",
                        {"np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol": "s[:-1, :-1] == s[1:, 1:]"}),
+    "ignores_tol": ("it ignores tol: np.allclose's own tolerances decide, so a diagonal broken by a millionth passes "
+                    "under the default tol, and noise below a looser tol fails. Hint: compare each difference with "
+                    "tol itself.",
+                    {"bool(np.all(np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol))": "np.allclose(s[:-1, :-1], s[1:, 1:])"}),
     "first_row_only": ("it says True for a matrix whose last entry breaks the diagonal. Hint: check every entry, down "
                        "to the last row.",
                        {"s[:-1, :-1] - s[1:, 1:]": "s[0, :-1] - s[1, 1:]"}),

@@ -8,7 +8,9 @@ MISTAKES = {
     "half_layout": ("the rotary part pairs the coordinates (j, j + d_rope/2). Hint: the pairs are neighbours, (2j, "
                     "2j+1), as in DeepSeek's checkpoints.",
                     {"a, b = v[0::2], v[1::2]": "a, b = v[:d_rope // 2], v[d_rope // 2:]"}),
-    "positions_swapped": ("the query is turned by n and the key by m. Hint: the query sits at m, the key at n.",
+    "positions_swapped": ("the offset has the wrong sign: the positions are swapped (the query turned by n, the key "
+                          "by m), or both parts are turned clockwise. Hint: the query sits at m and the key at n, "
+                          "and each pair (a, b) turns counter-clockwise, to (a cos - b sin, a sin + b cos).",
                           {"turn(q_rope, m) @ turn(k_rope, n)": "turn(q_rope, n) @ turn(k_rope, m)"}),
     "scaled": ("it divides by sqrt(d). Hint: return the unscaled score.",
                {"turn(k_rope, n))": "turn(k_rope, n)) / (len(q_nope) + d_rope) ** 0.5"}),

@@ -1,6 +1,15 @@
 """Mistakes in longrope_angles, each the model answer with the changes written here (old text: new text)."""
 
 MISTAKES = {
+    "checks_only_list_in_use": ("only the list of factors in use is checked: a list of the wrong length passes while "
+                                "the positions do not call for it. Hint: check both lists, whichever the positions "
+                                "use: either one holding other than d/2 factors raises ValueError.",
+                                {"if d % 2 or len(short_factor) != d // 2 or len(long_factor) != d // 2:":
+                                 "if d % 2:",
+                                 "else long_factor, dtype=float)\n":
+                                 "else long_factor, dtype=float)\n    if len(factors) != d // 2:\n"
+                                 '        raise ValueError("longrope_angles: the factors in use must hold d/2 '
+                                 'numbers")\n'}),
     "empty_skips_checks": ("no positions give an empty table before d and the factors are checked. Hint: check d and "
                            "the lists of factors first: an odd d raises ValueError even when there are no positions.",
                            {"    if d % 2 or": "    if np.size(positions) == 0:\n        return np.zeros((0, d // 2))\n"
