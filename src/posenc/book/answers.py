@@ -114,7 +114,7 @@ def answer_as(name: str, value, want, args: tuple):
             fail(f"{call} returned complex numbers.", "the answer is real: take the real part.")
         array = array.real
     if not np.all(np.isfinite(array)):
-        fail(f"{call} returned nan or inf.", "look for a division by zero or a log of 0.")
+        fail(f"{call} returned nan or inf.", "look for a division by zero, a log of 0, or exp of a large number.")
     return float(array) if shape == () else array.astype(np.float64)
 
 
