@@ -89,14 +89,19 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     record = ClassRecord(out, prepared)
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
+    why_missing: dict[tuple[str, str], str] = {}  # a download's reason, for the row's message
     if download is not None:
         placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {},
                                    frozenset(key[:2] for key in earlier))
         for line in staging.summary(download.platform, placements):
             say(line)
         submissions = out / staging.STAGED
+        why_missing = {p.key[:2]: f"{p.reason} (see {staging.REPORT})" for p in placements if p.outcome == "missing"}
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
+    for row in rows:
+        if row.status == "missing" and row.key[:2] in why_missing:
+            row.notes = [why_missing[row.key[:2]]]
     done: list[dict] = []
 
     def finish(row: Row, result: dict | None, seconds: float) -> None:
