@@ -35,8 +35,8 @@ import pytest
 from grading_kit import CLOCKWISE, COURSE, LIMITS, ROTATION, SANDBOXED, grade, printed, read, solved, write
 
 from posenc_grader import Limits, gradescope, samples, sandbox
-from posenc_grader.course import answer_files, answer_source
-from posenc_grader.escapes import disarm
+from posenc_grader.course import HIDDEN_TESTS, answer_files, answer_source
+from posenc_grader.escapes import disarm, safe_name, write_csv
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.submissions import Catalog, find_files, triage
 
@@ -171,6 +171,7 @@ ESCAPES = "\x1b[2J\x1b[H\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x1b]0;posenc-title\x0
 ESCAPE_BYTES = b"\x1b[2J\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x9b31m"  # the same as the kernel writes them to fds 1, 2
 SECRET_FILES = ("/etc/shadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_rsa_key")
 MALLORY = "mallory\x1b]52;c;cG9zZW5j\x07\x1b[2J"  # a student whose folder name would write to the clipboard
+EVE = "eve\t<img src=x onerror=alert(1)>\u202e"  # a tab (the grader's keys join by tabs), markup, right-to-left
 
 
 ATTACKER = "attacker"
@@ -199,8 +200,17 @@ def attacks(root: Path, port: int) -> dict[str, str]:
             "    try:\n        stolen.append(open(path).read())\n    except OSError as error:\n        print(error)\n"
             "print(*stolen)\nassert stolen or 0 in (os.getuid(), os.getgid()), 'nothing read, and not root'"),
         "read the environment": kit.READ_ENVIRONMENT,
+        "fill the memory through /tmp": ("for folder in ('/tmp', '/dev/shm'):\n    for n in range(6):\n"
+                                         "        with open(f'{folder}/fill{n}', 'wb') as f:\n"
+                                         "            f.write(bytes(60 * 2**20))"),
     }
-    return {name: kit.attack(name, text) for name, text in code.items()}
+    # the markers of hidden tests in a cell of the student's: their code must run in the kernel like the rest
+    hacked = str(out / "hacked.txt")
+    smuggled = (f"ran_in_kernel = False\n{HIDDEN_TESTS[0]}\nran_in_kernel = True\ntry:\n"
+                f"    open({hacked!r}, 'w').write('x')\n    wrote = 'wrote into OUT'\nexcept OSError as error:\n"
+                f"    wrote = repr(error)\n{HIDDEN_TESTS[1]}\nprint('ATTACK hidden markers: ' + (f'failed ({{wrote}})' "
+                "if ran_in_kernel and wrote != 'wrote into OUT' else 'succeeded'))")
+    return {**{name: kit.attack(name, text) for name, text in code.items()}, "hidden markers": smuggled}
 
 
 def tree_digest(folder: Path) -> str:
@@ -251,7 +261,7 @@ def graded(tmp_path_factory, prepared_course):
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release"))
-    for student in ("only a pdf", MALLORY):
+    for student in ("only a pdf", MALLORY, EVE):
         (submissions / student / ROTATION[0]).mkdir(parents=True)
         (submissions / student / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
     server = socket.create_server(("127.0.0.1", 0))
@@ -352,7 +362,8 @@ def test_answers_that_read_the_graders_values_score_zero_everywhere(graded, assi
 
 @needs_sandbox
 @pytest.mark.parametrize("attack", ["delete a classmate", "write into OUT", "detached process", "read the hidden tests",
-                                    "open a socket", "read a root-only file", "read the environment"])
+                                    "open a socket", "read a root-only file", "read the environment",
+                                    "hidden markers", "fill the memory through /tmp"])
 def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, attack):
     root, rows, _, after = graded
     said = printed(root / "out", ATTACKER)
@@ -424,6 +435,15 @@ def test_escape_sequences_reach_neither_the_graders_terminal_nor_an_output_file(
             assert b"\x1b" not in path.read_bytes(), path
     page = (root / "out" / HAND_BACK / "feedback" / "terminal escapes" / ROTATION[0] / "rotation.html").read_text()
     assert "\x9b" not in page and "\\x1b]52;c;" in page  # the kernel's output, shown as text
+
+
+def test_a_name_or_a_field_that_would_break_a_row_a_page_or_a_spreadsheet_is_made_safe(graded, tmp_path):
+    out, rows, _, _ = graded
+    (name,) = [student for student, *_ in rows if student.startswith("eve")]
+    assert not {"\t", "<", ">", "\u202e"} & set(name) and name == safe_name(name), name
+    assert name in (out / "out" / "grades.csv").read_text(encoding="utf-8")
+    write_csv(tmp_path / "formulas.csv", [["=1+1", "@SUM(A1)", "-2", "+3", "ok"]])
+    assert (tmp_path / "formulas.csv").read_text() == "'=1+1,'@SUM(A1),'-2,'+3,ok\n"
 
 
 def test_progress_lines_show_escape_sequences_in_names_as_text(graded):
@@ -529,6 +549,23 @@ def test_a_process_orphaned_while_grading_ends_with_its_worker(tmp_path):
     parallel.run([{}], _orphan, tmp_path, jobs=1, timeout=60, memory_bytes=2**32,
                  done=lambda task, result, seconds: results.append(result))
     assert not psutil.pid_exists(results[0]["orphan"])  # killed and reaped by the worker, which adopted it
+
+
+def _stuck_with_a_temporary_folder(workdir: Path) -> dict:
+    """A grading that makes a temporary folder (as a kernel's private one) and then outlasts its time limit."""
+    (workdir / "made").write_text(tempfile.mkdtemp())
+    subprocess.run(["sleep", "60"])
+    return {}
+
+
+def test_the_temporary_files_of_a_worker_killed_at_its_time_limit_are_removed(tmp_path):
+    from posenc_grader import parallel
+
+    results = []
+    parallel.run([{}], _stuck_with_a_temporary_folder, tmp_path, jobs=1, timeout=3, memory_bytes=2**32,
+                 done=lambda task, result, seconds: results.append(result))
+    made = Path((tmp_path / "0" / "made").read_text())
+    assert results[0]["killed"] and made.parent.name.startswith("posenc-") and not made.parent.exists()
 
 
 def test_every_row_has_one_line_in_grades_csv_a_feedback_page_and_a_progress_line(graded):

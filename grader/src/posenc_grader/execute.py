@@ -8,9 +8,10 @@ kernel starts under ``prlimit``'s limits in the sandbox of :mod:`posenc_grader.s
 running are killed (:mod:`posenc_grader.processes`); a kernel that does not start is started again; a cell that
 kills or hangs the kernel fails alone, and the kernel is restarted with the earlier cells replayed; outputs are
 cut; the canary of :mod:`posenc_grader.integrity` is removed, and whether it failed as it must is kept. A test
-cell's hidden part never runs in the kernel: it runs here (:func:`posenc_grader.hidden.run`), each call of an
-answer function a probe cell in the kernel that hands back wire data, and a failure is written into the test
-cell as its first output, so that nbgrader scores the cell zero. What happened is written as JSON to
+cell's hidden part, taken from the source notebook (``hidden_tests``; a submission's own text between the markers
+is its code, run in the kernel), never runs in the kernel: it runs here (:func:`posenc_grader.hidden.run`), each
+call of an answer function a probe cell in the kernel that hands back wire data, and a failure is written into the
+test cell as its first output, so that nbgrader scores the cell zero. What happened is written as JSON to
 ``report_path`` for the worker.
 """
 
@@ -28,9 +29,10 @@ from nbclient.util import run_sync
 from nbformat import NotebookNode
 from nbformat.v4 import new_code_cell
 from nbgrader.preprocessors import Execute
-from traitlets import Bool, Integer, List, Unicode
+from traitlets import Bool, Dict, Integer, List, Unicode
 
 from . import hidden, integrity, processes, sandbox
+from .course import grade_id
 
 THREADS = ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS", "NUMEXPR_NUM_THREADS")
 
@@ -117,6 +119,8 @@ class GradingExecute(Execute):
     start_attempts = Integer(3, help="times a kernel that does not start is started again").tag(config=True)
     answer_names = List(Unicode(), help="the notebook's answer functions, which its hidden tests call in the kernel "
                                         "(posenc_grader.hidden)").tag(config=True)
+    hidden_tests = Dict(help="{grade id: hidden tests} of the source notebook (posenc_grader.hidden.tests_of): "
+                             "never taken from the submission").tag(config=True)
 
     def preprocess(self, nb, resources=None, km=None):
         self.events: list[dict] = []
@@ -182,7 +186,9 @@ class GradingExecute(Execute):
                 cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
             return cell, self.resources
         source = cell.source
-        cell.source, tests = hidden.split(source) if cell.cell_type == "code" else (source, "")
+        tests = self.hidden_tests.get(grade_id(cell), "") if cell.cell_type == "code" else ""
+        if tests:  # the kernel runs the visible part only
+            cell.source = hidden.split(source)[0]
         try:
             trouble = self._execute(cell, index)
         finally:
@@ -207,6 +213,10 @@ class GradingExecute(Execute):
             self._fail(blame, index, "timeout", "the kernel stopped answering while running this cell; "
                                                 "it was restarted")
             return "timeout"
+        except Exception as error:  # noqa: BLE001 -- what the kernel sent could not be read: a cell that tampered
+            self._fail(blame, index, "crashed", f"the kernel's answer to this cell could not be read "
+                                                f"({type(error).__name__}); it was restarted")
+            return "crashed"
         if not self._stop_leftovers():
             self._fail(blame, index, "crashed", "this cell left processes running that could not be stopped; "
                                                 "the kernel was restarted")

@@ -15,7 +15,9 @@ import json
 import multiprocessing
 import os
 import resource
+import shutil
 import sys
+import tempfile
 import time
 import traceback
 from collections.abc import Callable, Iterable
@@ -27,7 +29,8 @@ import psutil
 from . import reaper
 
 
-def _child(work: Callable[..., dict], task: dict, folder: Path, memory_bytes: int) -> None:
+def _child(work: Callable[..., dict], task: dict, folder: Path, memory_bytes: int, tmp: str) -> None:
+    tempfile.tempdir = tmp  # its temporary files (a kernel's private folder) go where the parent removes them
     log = os.open(folder / "log.txt", os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o644)
     os.dup2(log, 1)
     os.dup2(log, 2)
@@ -76,11 +79,12 @@ def run(tasks: Iterable[dict], work: Callable[..., dict], scratch: Path, *, jobs
             number, task = pending.pop(0)
             folder = scratch / str(number)
             folder.mkdir(parents=True)
-            process = context.Process(target=_child, args=(work, task, folder, memory_bytes), daemon=True)
+            tmp = tempfile.mkdtemp(prefix="posenc-")  # short: a Unix socket's path has at most 107 characters
+            process = context.Process(target=_child, args=(work, task, folder, memory_bytes, tmp), daemon=True)
             process.start()
-            running[process.sentinel] = (task, folder, process, time.monotonic())
+            running[process.sentinel] = (task, folder, process, time.monotonic(), tmp)
         wait(list(running), timeout=0.5)
-        for sentinel, (task, folder, process, started) in list(running.items()):
+        for sentinel, (task, folder, process, started, tmp) in list(running.items()):
             elapsed = time.monotonic() - started
             if process.exitcode is None and elapsed < timeout:
                 continue
@@ -91,6 +95,7 @@ def run(tasks: Iterable[dict], work: Callable[..., dict], scratch: Path, *, jobs
             else:
                 result = _read_result(folder, process.exitcode)
             process.join()
+            shutil.rmtree(tmp, ignore_errors=True)  # also what a killed child could not remove
             del running[sentinel]
             done(task, result, elapsed)
 

@@ -40,6 +40,8 @@ ETC = ("ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "fonts")
 USER = "student"
 #: Start of the sandbox users' ids; systemd's table of id ranges leaves 1879048192-2147352575 unused.
 UID_BASE = 0x7000_0000
+#: The size of each of the kernel's ``/tmp`` and ``/dev/shm``: they are held in memory, outside its memory limit.
+TMPFS_BYTES = 256 * 2**20
 
 
 def uid() -> int:
@@ -154,9 +156,10 @@ def _setpriv_command(argv: list[str]) -> list[str]:
 def _bwrap_command(private: Path, argv: list[str]) -> list[str]:
     """``argv`` wrapped in ``bwrap``, working in ``private``."""
     options, switch = _identity()
+    size = ["--size", str(TMPFS_BYTES)] if _bwrap_knows("--size") else []  # bubblewrap 0.7 and later
     args = [_tool("bwrap"), "--unshare-net", "--unshare-pid", "--unshare-ipc", "--unshare-uts", "--new-session",
             "--die-with-parent", *options, *_system_mounts(), "--proc", "/proc", "--dev", "/dev",
-            "--perms", "01777", "--tmpfs", "/dev/shm", "--perms", "01777", "--tmpfs", "/tmp"]
+            "--perms", "01777", *size, "--tmpfs", "/dev/shm", "--perms", "01777", *size, "--tmpfs", "/tmp"]
     for path in readable_paths():  # after the empty /tmp, so that a checkout or venv under /tmp stays visible
         args += bind("--ro-bind", path)
     args += [*bind("--bind", str(private)),

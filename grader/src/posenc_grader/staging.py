@@ -17,7 +17,7 @@ import shutil
 from dataclasses import asdict, dataclass
 from pathlib import Path
 
-from .escapes import write_csv
+from .escapes import safe_name, write_csv
 from .platforms import Download, Found, NothingToPlace, is_notebook
 from .records import INSTRUCTOR_ONLY, WORK, write_json
 from .roster import Person
@@ -99,7 +99,7 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dic
     person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
     named = known.get(found.platform_id) or (
         found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}")
-    placement = Placement(found, _safe(person.student if person and person.student else named), person=person)
+    placement = Placement(found, safe_name(person.student if person and person.student else named), person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
         return placement
@@ -120,11 +120,6 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dic
     return placement
 
 
-def _safe(name: str) -> str:
-    """A student's or file's name as one path component: no separator, no leading dot, never empty."""
-    return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
-
-
 def _missing(placements: list[Placement], roster: dict[str, Person],
              graded: frozenset[tuple[str, str]]) -> list[Placement]:
     """A ``missing`` placement for each student of the roster of whom no file was placed in the assignment the
@@ -138,7 +133,7 @@ def _missing(placements: list[Placement], roster: dict[str, Person],
                       reason="no file of theirs is this assignment's notebook" if person.platform_id in tried
                       else "handed nothing in")
             for person in roster.values() if assignment and person not in handed_in
-            for student in [_safe(person.student or person.platform_id)] if (student, assignment) not in graded]
+            for student in [safe_name(person.student or person.platform_id)] if (student, assignment) not in graded]
 
 
 def _download_assignment(placements: list[Placement]) -> str | None:

@@ -21,6 +21,7 @@ from nbformat import NotebookNode
 from . import integrity
 from .course import grade_id as _grade_id
 from .course import nbgrader_meta as _meta
+from .escapes import safe_name
 
 NOTEBOOK_SUFFIX = ".ipynb"
 
@@ -82,19 +83,20 @@ def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
     """
     found = []
     for link in sorted(p for p in root.iterdir() if p.is_symlink() and p.is_dir() and not p.name.startswith(".")):
-        found.append((link.name, None, link))  # read() refuses it: a link may point anywhere
+        found.append((safe_name(link.name), None, link))  # read() refuses it: a link may point anywhere
     for student_dir in sorted(p for p in root.iterdir()
                               if p.is_dir() and not p.is_symlink() and not p.name.startswith(".")):
+        student = safe_name(student_dir.name)
         for dirpath, dirnames, filenames in os.walk(student_dir):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             here = Path(dirpath)
             folder = here.relative_to(student_dir).parts[0] if here != student_dir else None
-            found += [(student_dir.name, folder, here / name) for name in sorted(filenames)
+            found += [(student, folder, here / name) for name in sorted(filenames)
                       if name.endswith(NOTEBOOK_SUFFIX) and not name.startswith(".")]
-            found += [(student_dir.name, folder or name, here / name) for name in dirnames
+            found += [(student, folder or name, here / name) for name in dirnames
                       if (here / name).is_symlink()]  # os.walk does not enter it; read() refuses it
-        folders = {folder for student, folder, _ in found if student == student_dir.name}
-        found += [(student_dir.name, d.name, None) for d in sorted(student_dir.iterdir())
+        folders = {folder for who, folder, _ in found if who == student}
+        found += [(student, d.name, None) for d in sorted(student_dir.iterdir())
                   if d.is_dir() and not d.name.startswith(".") and d.name not in folders]
     return found
 

@@ -42,7 +42,7 @@ class Limits:
 
 
 def configure(course_dir: Path, limits: Limits, report: Path, private: Path, sandboxed: bool,
-              answer_names: list[str]):
+              source: nbformat.NotebookNode):
     """The course's nbgrader configuration, pointed at ``course_dir``, with the grading executor and limits. The
     kernel works in ``private``, never in ``course_dir``, whose scratch gradebook it could otherwise rewrite."""
     from nbgrader.converters import Autograde
@@ -63,7 +63,8 @@ def configure(course_dir: Path, limits: Limits, report: Path, private: Path, san
     config.GradingExecute.report_path = str(report)
     config.GradingExecute.private_dir = str(private)
     config.GradingExecute.sandboxed = sandboxed
-    config.GradingExecute.answer_names = answer_names
+    config.GradingExecute.answer_names = hidden.answer_functions(source)
+    config.GradingExecute.hidden_tests = hidden.tests_of(source)
     return config
 
 
@@ -101,7 +102,7 @@ def grade(row: Row, prepared: Path, workdir: Path, limits: Limits, sandboxed: bo
     try:
         shutil.copy(submitted, private / submitted.name)
         source = nbformat.read(str(course / "source" / assignment / f"{notebook}.ipynb"), as_version=4)
-        config = configure(course, limits, report, private, sandboxed, hidden.answer_functions(source))
+        config = configure(course, limits, report, private, sandboxed, source)
         api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
         outcome = api.autograde(assignment, STUDENT)
     finally:

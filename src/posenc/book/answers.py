@@ -84,9 +84,10 @@ def answer_as(name: str, value, want, args: tuple):
     """The student's ``value`` as the kind of ``want``: a bool, a float, or a float array of ``want``'s shape.
 
     An answer is a Python number, a numpy scalar, a numpy array (any subclass, ``np.matrix`` included) of a real or
-    complex dtype, a torch tensor, or a list or tuple of numbers (nested as the array's rows: what the hidden tests'
-    :func:`close` reads as that array); where ``want`` is True or False, a bool (Python's or numpy's). Fails,
-    naming what came back and what to return, for any other kind, shape, complex values, or nan.
+    complex dtype (booleans read as 0 and 1), a torch tensor, or a list or tuple of numbers (nested as the array's
+    rows): what the hidden tests' :func:`close` reads as that array; where ``want`` is True or False, a bool
+    (Python's or numpy's). Fails, naming what came back and what to return, for any other kind, shape, complex
+    values, or nan.
     """
     call = call_text(name, args)
     if isinstance(want, (bool, np.bool_)):
@@ -105,7 +106,7 @@ def answer_as(name: str, value, want, args: tuple):
         array = _as_numpy(value)
     except (ValueError, TypeError, RuntimeError):  # a ragged list, a list of tensors that numpy cannot join
         fail(f"{call} returned {_a(type(value).__name__)} that is no array of numbers, expected {wanted}.", fix)
-    if not _numeric(array) or array.dtype == bool:
+    if not _numeric(array):
         fail(f"{call} returned {array.dtype} values, expected {wanted}.", fix)
     if array.shape != shape:
         fail(f"{call} returned {_a(type(value).__name__)} of shape {array.shape}, expected {wanted}.", fix)
