@@ -80,6 +80,7 @@ def run(tasks: Iterable[dict], work: Callable[..., dict], scratch: Path, *, jobs
             folder = scratch / str(number)
             folder.mkdir(parents=True)
             tmp = tempfile.mkdtemp(prefix="posenc-")  # short: a Unix socket's path has at most 107 characters
+            os.chmod(tmp, 0o711)  # entered, never listed, by a kernel that is another user (the private folder's)
             process = context.Process(target=_child, args=(work, task, folder, memory_bytes, tmp), daemon=True)
             process.start()
             running[process.sentinel] = (task, folder, process, time.monotonic(), tmp)
