@@ -434,3 +434,23 @@ def test_late_work_graded_into_the_same_out_changes_no_other_students_row(graded
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
         rows = {row[1]: row[5] for row in list(csv.reader(f))[2:]}
     assert rows["104"] == "3" and rows["103"] == "3"
+
+
+@pytest.mark.grader
+def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its_manual_scores(graded, prepared_course,
+                                                                                               tmp_path):
+    """Turing, graded by hand (2 of 3 on a test cell, 1 on each written answer), hands in a complete notebook; the
+    next download holds it and Lovelace's file graded before, whose manual scores stay."""
+    out = tmp_path / "out"
+    shutil.copytree(graded["canvas"][0], out)
+    grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
+    grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 1, "ch04_orthogonal_forced": 1,
+                                        "ch04_rope_score_tests": 2})
+    again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
+        "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect")})
+    grade(again, out, prepared_course, roster=SAMPLE / "roster.csv")
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["message"]) == ("11", "graded")
+    turing = rows["Turing, Alan"]
+    assert (turing["score"], turing["progress"]) == ("", "6/6 autograded, 6 by hand pending")
+    assert "manual scores given to that one were cleared" in turing["message"]
