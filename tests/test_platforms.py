@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -23,7 +24,7 @@ from posenc_grader.__main__ import main
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.roster import Person, read_roster
-from posenc_grader.staging import REPORT, stage
+from posenc_grader.staging import IDENTITIES, REPORT, stage
 from posenc_grader.submissions import Catalog
 
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
@@ -111,9 +112,10 @@ def read_download(source: Path, max_bytes: int = 2 * MB):
     return open_download(source, source.parent / "scratch", "auto", max_bytes)
 
 
-def placed(tmp_path: Path, files: dict, roster: dict | None = None, max_bytes: int = 2 * MB):
-    """Stage a download laid out from ``files``; return ``{file: placement}``."""
-    download = read_download(lay_out(tmp_path / "download", files), max_bytes=max_bytes)
+def placed(tmp_path: Path, files: dict, roster: dict | None = None, max_bytes: int = 2 * MB, run: str = "download"):
+    """Stage a download laid out from ``files`` (in ``tmp_path / run``) into ``tmp_path / "out"``; return
+    ``{file: placement}``."""
+    download = read_download(lay_out(tmp_path / run, files), max_bytes=max_bytes)
     return {p.found.shown: p for p in stage(download, CATALOG, roster or {}, tmp_path / "out", max_bytes)}
 
 
@@ -256,6 +258,28 @@ def test_a_later_download_without_the_roster_names_each_student_as_the_earlier_r
     assert placed(tmp_path / "late", late)[next(iter(late))].student == "Ada Lovelace"
     kept = (tmp_path / "late" / "out" / "instructor_only" / "placements.json").read_text()
     assert '"sis_user_id": "S7"' in kept  # what the roster said is kept for the gradebook
+
+
+def test_a_platform_id_keeps_the_name_it_was_first_graded_under_in_an_out_whatever_a_roster_says_later(tmp_path):
+    first, later = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Lovelace, Ada", 7, 71, "rotation.ipynb")
+    result = placed(tmp_path, {first: notebook("blank")})  # no roster yet
+    assert result[first].student == "lovelaceada_7"
+    roster = {"7": Person("7", "Ada Lovelace"), "8": Person("8", "Grace Hopper")}
+    result = placed(tmp_path, {later: notebook("perfect")}, roster, run="with the roster")
+    assert (result[later].student, result[later].outcome) == ("lovelaceada_7", "placed")
+    assert "the roster now calls them 'Ada Lovelace'" in result[later].reason
+    assert {row["student"] for row in report(tmp_path) if row["outcome"] == "missing"} == {"Grace Hopper"}
+    kept = json.loads((tmp_path / "out" / IDENTITIES).read_text())["students"]
+    assert [student for student, who in kept.items() if who["platform_id"] == "7"] == ["lovelaceada_7"]
+    assert kept["lovelaceada_7"]["student"] == "Ada Lovelace"  # the platform's gradebook shows the roster's name
+
+
+def test_one_platform_id_under_two_names_in_one_download_is_one_student_named_as_its_latest_attempt(tmp_path):
+    """Canvas names a file by the display name at its upload; the student changed theirs in between."""
+    old, new = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("King, Ada", 7, 71, "rotation-1.ipynb")
+    result = placed(tmp_path, {old: notebook("blank"), new: notebook("perfect")})
+    assert (result[old].student, result[new].student) == ("kingada_7", "kingada_7")
+    assert (result[old].outcome, result[new].outcome) == ("earlier attempt", "placed")
 
 
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):

@@ -54,11 +54,13 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns;
     ``graded`` holds the (student, assignment) pairs graded from a file in an earlier run into ``out``, which this
     one never marks missing (a download of late work)."""
-    known = _known_names(out / IDENTITIES, download.platform)
-    placements = [_place(found, catalog, roster, known, max_bytes) for found in download.found]
+    kept = _kept(out / IDENTITIES)
+    known = _known_names(kept, download.platform)
+    names = _names(download, roster, known)
+    placements = [_place(found, catalog, roster, names, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements)
-    placements += _missing(placements, roster, graded)
+    placements += _missing(placements, roster, graded, known)
     _refuse_shared_names(placements)
     write_report(out / REPORT, download.platform, placements)
     placed = [p for p in placements if p.outcome == "placed"]
@@ -92,14 +94,33 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
     return lines + ([warning] if missing else [])
 
 
-def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dict[str, str],
+def _person(found: Found, roster: dict[str, Person]) -> Person | None:
+    """The roster's entry for the submitter of ``found``, by platform id or email."""
+    return roster.get(found.platform_id) or roster.get(found.email)
+
+
+def _names(download: Download, roster: dict[str, Person], known: dict[str, str]) -> dict[str, str]:
+    """``{platform id: student}``: the one name all of an id's files are graded under. The name an earlier run
+    into the same ``OUT`` gave the id (``known``) wins over the roster, which may have renamed the student since;
+    else the roster's name; else the platform's name of the id's latest attempt (a display name changed between
+    uploads), with the id."""
+    names = {}
+    for found in sorted((f for f in download.found if f.platform_id), key=lambda f: f.order):
+        own = found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+        names[found.platform_id] = _name(found.platform_id, _person(found, roster), own, known)
+    return names
+
+
+def _name(platform_id: str, person: Person | None, own: str, known: dict[str, str]) -> str:
+    return known.get(platform_id) or _safe(person.student if person and person.student else own)
+
+
+def _place(found: Found, catalog: Catalog, roster: dict[str, Person], names: dict[str, str],
            max_bytes: int) -> Placement:
     if found.problem or found.path is None:
         return Placement(found, reason=found.problem)
-    person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
-    named = known.get(found.platform_id) or (
-        found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}")
-    placement = Placement(found, _safe(person.student if person and person.student else named), person=person)
+    person = _person(found, roster)
+    placement = Placement(found, names[found.platform_id], person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
         return placement
@@ -117,6 +138,9 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dic
     placement.outcome = "placed"
     if roster and person is None:
         placement.reason = "not in the roster: graded under the platform's name and id"
+    elif person and person.student and _safe(person.student) != placement.student:
+        placement.reason = (f"graded as {placement.student!r}, the name earlier runs into this OUT gave platform id "
+                            f"{found.platform_id}; the roster now calls them {person.student!r}")
     return placement
 
 
@@ -125,10 +149,11 @@ def _safe(name: str) -> str:
     return name.replace("/", "_").replace("\0", "_").lstrip(". ") or "_"
 
 
-def _missing(placements: list[Placement], roster: dict[str, Person],
-             graded: frozenset[tuple[str, str]]) -> list[Placement]:
+def _missing(placements: list[Placement], roster: dict[str, Person], graded: frozenset[tuple[str, str]],
+             known: dict[str, str]) -> list[Placement]:
     """A ``missing`` placement for each student of the roster of whom no file was placed in the assignment the
-    download is for (:func:`_download_assignment`), unless an earlier run graded one (``graded``)."""
+    download is for (:func:`_download_assignment`), unless an earlier run graded one (``graded``); under the name
+    an earlier run gave their platform id (``known``), if one did."""
     assignment = _download_assignment(placements)
     handed_in = {p.person for p in placements if p.outcome in ("placed", "earlier attempt") and
                  p.assignment == assignment}
@@ -138,7 +163,8 @@ def _missing(placements: list[Placement], roster: dict[str, Person],
                       reason="no file of theirs is this assignment's notebook" if person.platform_id in tried
                       else "handed nothing in")
             for person in roster.values() if assignment and person not in handed_in
-            for student in [_safe(person.student or person.platform_id)] if (student, assignment) not in graded]
+            for student in [_name(person.platform_id, person, person.platform_id, known)]
+            if (student, assignment) not in graded]
 
 
 def _download_assignment(placements: list[Placement]) -> str | None:
@@ -205,7 +231,7 @@ def write_report(path: Path, platform: str, placements: list[Placement]) -> None
 def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:
     """Merge who each placed or missing student is, where each graded notebook's feedback goes, and the names
     of the assignments' columns, into ``path``."""
-    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+    kept = _kept(path)
     kept["columns"] = {**kept.get("columns", {}), **columns}
     path.parent.mkdir(parents=True, exist_ok=True)
     for p in placed:
@@ -222,8 +248,12 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
     write_json(path, kept)
 
 
-def _known_names(path: Path, platform: str) -> dict[str, str]:
-    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``: a
-    later download, without the roster, grades each under the same name."""
-    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}}
+def _kept(path: Path) -> dict:
+    """What earlier runs into the same ``OUT`` kept in ``placements.json`` (:func:`_keep_identities`)."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+
+
+def _known_names(kept: dict, platform: str) -> dict[str, str]:
+    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``
+    (``kept``, :func:`_kept`): a later run grades each under the same name, whatever the roster calls them now."""
     return {who["platform_id"]: student for student, who in kept["students"].items() if who["platform"] == platform}
