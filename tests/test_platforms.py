@@ -282,6 +282,18 @@ def test_one_platform_id_under_two_names_in_one_download_is_one_student_named_as
     assert (result[old].outcome, result[new].outcome) == ("earlier attempt", "placed")
 
 
+def test_an_older_download_graded_again_never_replaces_the_later_attempt_graded_before(tmp_path):
+    ada = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect")}
+    older, later = canvas("Turing, Alan", 9, 90, "rotation.ipynb"), canvas("Turing, Alan", 9, 91, "rotation-1.ipynb")
+    placed(tmp_path, {**ada, later: notebook("first answer")})
+    result = placed(tmp_path, {**ada, older: notebook("blank")}, run="last week's download")
+    assert (result[older].outcome, result[older].reason) == (
+        "earlier attempt", f"a later attempt, {later}, was graded in an earlier run")
+    assert result[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].outcome == "placed"  # the same attempt: again
+    kept = json.loads((tmp_path / "out" / IDENTITIES).read_text())["notebooks"]
+    assert kept["\t".join(["turingalan_9", *ROTATION])]["order"] == [91]
+
+
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
     with pytest.raises(NothingToPlace, match="nothing in this canvas download"):
         read_download(lay_out(tmp_path / "pdfs", {canvas("Lovelace, Ada", 7, 70, "answers.pdf"): b"%PDF"}))

@@ -59,6 +59,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     names = _names(download, roster, known)
     placements = [_place(found, catalog, roster, names, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
+    _keep_what_was_graded_later(placements, kept, download.platform)
     _keep_the_latest(placements)
     placements += _missing(placements, roster, graded, known)
     _refuse_shared_names(placements)
@@ -205,6 +206,16 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
             p.outcome = "rejected"
 
 
+def _keep_what_was_graded_later(placements: list[Placement], kept: dict, platform: str) -> None:
+    """A file whose attempt is older than the one an earlier run into the same ``OUT`` graded for its notebook (an
+    older download graded again) is an earlier attempt: it never replaces the later one."""
+    for p in placements:
+        before = kept["notebooks"].get("\t".join(p.key), {})
+        if (p.outcome == "placed" and "order" in before and p.found.order < tuple(before["order"])
+                and kept["students"].get(p.student, {}).get("platform") == platform):
+            p.outcome, p.reason = "earlier attempt", f"a later attempt, {before['file']}, was graded in an earlier run"
+
+
 def _keep_the_latest(placements: list[Placement]) -> None:
     """Of the files placed at one (student, assignment, notebook), the latest attempt stays; the rest are listed."""
     groups: dict[tuple, list[Placement]] = collections.defaultdict(list)
@@ -243,7 +254,7 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
         if p.found.path is None:
             continue  # missing: no file, no feedback
         kept["notebooks"]["\t".join(p.key)] = {
-            "file": p.found.shown, "late": p.found.late,
+            "file": p.found.shown, "late": p.found.late, "order": list(p.found.order),
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
     write_json(path, kept)
 
