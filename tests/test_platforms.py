@@ -294,6 +294,15 @@ def test_an_older_download_graded_again_never_replaces_the_later_attempt_graded_
     assert kept["\t".join(["turingalan_9", *ROTATION])]["order"] == [91]
 
 
+def test_a_roster_of_another_assignment_is_refused(tmp_path):
+    """Moodle's participant ids are each assignment's own: last week's grading worksheet matches nobody."""
+    (tmp_path / "worksheet.csv").write_text("Identifier,Full name\nParticipant 501,Ada Lovelace\n")
+    files = {f"{moodle('Ada Lovelace', 601)}/rotation.ipynb": notebook("perfect")}
+    with pytest.raises(ValueError, match="none of its 1 platform ids handed one in.*this assignment's roster"):
+        placed(tmp_path, files, read_roster(tmp_path / "worksheet.csv"))
+    assert not (tmp_path / "out").exists()
+
+
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
     with pytest.raises(NothingToPlace, match="nothing in this canvas download"):
         read_download(lay_out(tmp_path / "pdfs", {canvas("Lovelace, Ada", 7, 70, "answers.pdf"): b"%PDF"}))

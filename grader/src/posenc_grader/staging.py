@@ -53,7 +53,12 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
     :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns;
     ``graded`` holds the (student, assignment) pairs graded from a file in an earlier run into ``out``, which this
-    one never marks missing (a download of late work)."""
+    one never marks missing (a download of late work). Raises ``ValueError`` for a roster none of whose platform
+    ids has a file in the download (another assignment's: Moodle's participant ids are each assignment's own)."""
+    if roster and not any(_person(found, roster) for found in download.found):
+        raise ValueError(f"the roster matches no file of this {download.platform} download: none of its "
+                         f"{len(roster)} platform ids handed one in. Is it another assignment's? Give this "
+                         "assignment's roster (on Moodle, the grading worksheet of this assignment)")
     kept = _kept(out / IDENTITIES)
     known = _known_names(kept, download.platform)
     names = _names(download, roster, known)
