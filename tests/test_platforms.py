@@ -303,6 +303,18 @@ def test_a_roster_of_another_assignment_is_refused(tmp_path):
     assert not (tmp_path / "out").exists()
 
 
+def test_placements_csv_keeps_the_rows_of_earlier_runs_and_one_row_per_file(tmp_path):
+    ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb",
+                                                                         late=True)
+    placed(tmp_path, {grace: notebook("blank")}, {"7": Person("7", "Ada"), "8": Person("8", "Grace")})
+    assert [(row["platform_id"], row["outcome"]) for row in report(tmp_path)] == [("8", "placed"), ("7", "missing")]
+    placed(tmp_path, {ada: notebook("perfect")}, run="late work")  # her file replaces her row as missing
+    assert [(row["file"], row["late"], row["outcome"]) for row in report(tmp_path)] == [
+        (grace, "late", "placed"), (ada, "", "placed")]
+    placed(tmp_path, {grace: notebook("blank")}, run="graded again")
+    assert [(row["file"], row["late"]) for row in report(tmp_path)] == [(ada, ""), (grace, "late")]
+
+
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
     with pytest.raises(NothingToPlace, match="nothing in this canvas download"):
         read_download(lay_out(tmp_path / "pdfs", {canvas("Lovelace, Ada", 7, 70, "answers.pdf"): b"%PDF"}))

@@ -12,6 +12,7 @@ roster's names of the assignments' columns, for :mod:`~posenc_grader.gradebooks`
 from __future__ import annotations
 
 import collections
+import csv
 import json
 import shutil
 from dataclasses import asdict, dataclass
@@ -238,10 +239,25 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 
 
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
-    """``placements.csv``: one row per file of the download."""
-    write_csv(path, [REPORT_COLUMNS, *([p.found.shown, platform, p.found.platform_id, p.found.name, p.student,
-                                        p.assignment, p.notebook, p.found.attempt, "late" if p.found.late else "",
-                                        p.outcome, p.reason] for p in placements)])
+    """``placements.csv``: a row per file of the download and per student missing, after the rows of earlier runs
+    into the same ``OUT`` (their late flags kept) that this run's do not replace. A row replaces the earlier row of
+    its file (platform, file and platform id), or of its student's notebook missing from its assignment."""
+    rows = [[p.found.shown, platform, p.found.platform_id, p.found.name, p.student, p.assignment, p.notebook,
+             p.found.attempt, "late" if p.found.late else "", p.outcome, p.reason] for p in placements]
+    replaced = {key for row in rows for key in _report_keys(row)}
+    earlier = []
+    if path.is_file():
+        with open(path, newline="", encoding="utf-8") as f:
+            earlier = [row for row in list(csv.reader(f))[1:] if _report_keys(row)[0] not in replaced]
+    write_csv(path, [REPORT_COLUMNS, *earlier, *rows])
+
+
+def _report_keys(row: list[str]) -> list[tuple[str, ...]]:
+    """A row's own key first (a file's: platform, platform id and file; a missing notebook's: platform, platform id
+    and assignment), then, for a file of an assignment, the key of that notebook missing, which the file replaces."""
+    file, platform, platform_id, _, _, assignment = row[:6]
+    missing = [(platform, platform_id, assignment, "missing")] if assignment else []
+    return [(platform, platform_id, file)] + missing if file else missing
 
 
 def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:
