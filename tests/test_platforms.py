@@ -24,7 +24,7 @@ from posenc_grader.__main__ import main
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.roster import Person, read_roster
-from posenc_grader.staging import IDENTITIES, REPORT, stage
+from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
 from posenc_grader.submissions import Catalog
 
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
@@ -264,6 +264,7 @@ def test_a_platform_id_keeps_the_name_it_was_first_graded_under_in_an_out_whatev
     first, later = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Lovelace, Ada", 7, 71, "rotation.ipynb")
     result = placed(tmp_path, {first: notebook("blank")})  # no roster yet
     assert result[first].student == "lovelaceada_7"
+    assert summary("canvas", list(result.values()))[0] == f"canvas download: 1 file, 1 placed (see {REPORT})"
     roster = {"7": Person("7", "Ada Lovelace"), "8": Person("8", "Grace Hopper")}
     result = placed(tmp_path, {later: notebook("perfect")}, roster, run="with the roster")
     assert (result[later].student, result[later].outcome) == ("lovelaceada_7", "placed")

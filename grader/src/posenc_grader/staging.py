@@ -74,7 +74,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     if not placed:
         reasons = collections.Counter(p.reason for p in placements).most_common(3)
         raise NothingToPlace(f"nothing in this {download.platform} download can be graded (see {out / REPORT}): "
-                             + "; ".join(f"{n} files: {reason}" for reason, n in reasons))
+                             + "; ".join(f"{_files(n)}: {reason}" for reason, n in reasons))
     folder = out / STAGED
     shutil.rmtree(folder, ignore_errors=True)
     for p in placed:
@@ -91,7 +91,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
 def summary(platform: str, placements: list[Placement]) -> list[str]:
     """Lines for the instructor's terminal: the counts, then every file that was not placed and why."""
     counts = collections.Counter(p.outcome for p in placements)
-    lines = [f"{platform} download: {len(placements) - counts['missing']} files, " + ", ".join(
+    lines = [f"{platform} download: {_files(len(placements) - counts['missing'])}, " + ", ".join(
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
     lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
     missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
@@ -99,6 +99,10 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
     warning = (f"warning: {len(missing)} student{'s' * (len(missing) > 1)} of the roster handed in nothing for "
                f"{assignment} that could be graded, marked missing (0): {', '.join(missing)}")
     return lines + ([warning] if missing else [])
+
+
+def _files(count: int) -> str:
+    return f"{count} file{'s' * (count != 1)}"
 
 
 def _person(found: Found, roster: dict[str, Person]) -> Person | None:
