@@ -291,6 +291,8 @@ def test_an_older_download_graded_again_never_replaces_the_later_attempt_graded_
     assert (result[older].outcome, result[older].reason) == (
         "earlier attempt", f"a later attempt, {later}, was graded in an earlier run")
     assert result[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].outcome == "placed"  # the same attempt: again
+    result = placed(tmp_path, {older: notebook("blank"), later: notebook("first answer")}, run="both")
+    assert (result[older].reason, result[later].outcome) == (f"a later attempt, {later}, was graded", "placed")
     kept = json.loads((tmp_path / "out" / IDENTITIES).read_text())["notebooks"]
     assert kept["\t".join(["turingalan_9", *ROTATION])]["order"] == [91]
 

@@ -217,11 +217,15 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
 
 
 def _keep_what_was_graded_later(placements: list[Placement], kept: dict, platform: str) -> None:
-    """A file whose attempt is older than the one an earlier run into the same ``OUT`` graded for its notebook (an
-    older download graded again) is an earlier attempt: it never replaces the later one."""
+    """The files of a notebook whose latest attempt in the download is older than the one an earlier run into the
+    same ``OUT`` graded (an older download graded again) are earlier attempts: they never replace the later one."""
+    latest: dict[tuple, tuple] = {}
+    for p in placements:
+        if p.outcome == "placed":
+            latest[p.key] = max(latest.get(p.key, p.found.order), p.found.order)
     for p in placements:
         before = kept["notebooks"].get("\t".join(p.key), {})
-        if (p.outcome == "placed" and "order" in before and p.found.order < tuple(before["order"])
+        if (p.outcome == "placed" and "order" in before and latest[p.key] < tuple(before["order"])
                 and kept["students"].get(p.student, {}).get("platform") == platform):
             p.outcome, p.reason = "earlier attempt", f"a later attempt, {before['file']}, was graded in an earlier run"
 
