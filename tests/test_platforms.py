@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import shutil
 import zipfile
 from pathlib import Path
@@ -23,7 +24,7 @@ from posenc_grader.__main__ import main
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
 from posenc_grader.roster import Person, read_roster
-from posenc_grader.staging import REPORT, stage
+from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
 from posenc_grader.submissions import Catalog
 
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
@@ -111,9 +112,10 @@ def read_download(source: Path, max_bytes: int = 2 * MB):
     return open_download(source, source.parent / "scratch", "auto", max_bytes)
 
 
-def placed(tmp_path: Path, files: dict, roster: dict | None = None, max_bytes: int = 2 * MB):
-    """Stage a download laid out from ``files``; return ``{file: placement}``."""
-    download = read_download(lay_out(tmp_path / "download", files), max_bytes=max_bytes)
+def placed(tmp_path: Path, files: dict, roster: dict | None = None, max_bytes: int = 2 * MB, run: str = "download"):
+    """Stage a download laid out from ``files`` (in ``tmp_path / run``) into ``tmp_path / "out"``; return
+    ``{file: placement}``."""
+    download = read_download(lay_out(tmp_path / run, files), max_bytes=max_bytes)
     return {p.found.shown: p for p in stage(download, CATALOG, roster or {}, tmp_path / "out", max_bytes)}
 
 
@@ -256,6 +258,64 @@ def test_a_later_download_without_the_roster_names_each_student_as_the_earlier_r
     assert placed(tmp_path / "late", late)[next(iter(late))].student == "Ada Lovelace"
     kept = (tmp_path / "late" / "out" / "instructor_only" / "placements.json").read_text()
     assert '"sis_user_id": "S7"' in kept  # what the roster said is kept for the gradebook
+
+
+def test_a_platform_id_keeps_the_name_it_was_first_graded_under_in_an_out_whatever_a_roster_says_later(tmp_path):
+    first, later = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Lovelace, Ada", 7, 71, "rotation.ipynb")
+    result = placed(tmp_path, {first: notebook("blank")})  # no roster yet
+    assert result[first].student == "lovelaceada_7"
+    assert summary("canvas", list(result.values()))[0] == f"canvas download: 1 file, 1 placed (see {REPORT})"
+    roster = {"7": Person("7", "Ada Lovelace"), "8": Person("8", "Grace Hopper")}
+    result = placed(tmp_path, {later: notebook("perfect")}, roster, run="with the roster")
+    assert (result[later].student, result[later].outcome) == ("lovelaceada_7", "placed")
+    assert "the roster now calls them 'Ada Lovelace'" in result[later].reason
+    assert {row["student"] for row in report(tmp_path) if row["outcome"] == "missing"} == {"Grace Hopper"}
+    kept = json.loads((tmp_path / "out" / IDENTITIES).read_text())["students"]
+    assert [student for student, who in kept.items() if who["platform_id"] == "7"] == ["lovelaceada_7"]
+    assert kept["lovelaceada_7"]["student"] == "Ada Lovelace"  # the platform's gradebook shows the roster's name
+
+
+def test_one_platform_id_under_two_names_in_one_download_is_one_student_named_as_its_latest_attempt(tmp_path):
+    """Canvas names a file by the display name at its upload; the student changed theirs in between."""
+    old, new = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("King, Ada", 7, 71, "rotation-1.ipynb")
+    result = placed(tmp_path, {old: notebook("blank"), new: notebook("perfect")})
+    assert (result[old].student, result[new].student) == ("kingada_7", "kingada_7")
+    assert (result[old].outcome, result[new].outcome) == ("earlier attempt", "placed")
+
+
+def test_an_older_download_graded_again_never_replaces_the_later_attempt_graded_before(tmp_path):
+    ada = {canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"): notebook("perfect")}
+    older, later = canvas("Turing, Alan", 9, 90, "rotation.ipynb"), canvas("Turing, Alan", 9, 91, "rotation-1.ipynb")
+    placed(tmp_path, {**ada, later: notebook("first answer")})
+    result = placed(tmp_path, {**ada, older: notebook("blank")}, run="last week's download")
+    assert (result[older].outcome, result[older].reason) == (
+        "earlier attempt", f"a later attempt, {later}, was graded in an earlier run")
+    assert result[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].outcome == "placed"  # the same attempt: again
+    result = placed(tmp_path, {older: notebook("blank"), later: notebook("first answer")}, run="both")
+    assert (result[older].reason, result[later].outcome) == (f"a later attempt, {later}, was graded", "placed")
+    kept = json.loads((tmp_path / "out" / IDENTITIES).read_text())["notebooks"]
+    assert kept["\t".join(["turingalan_9", *ROTATION])]["order"] == [91]
+
+
+def test_a_roster_of_another_assignment_is_refused(tmp_path):
+    """Moodle's participant ids are each assignment's own: last week's grading worksheet matches nobody."""
+    (tmp_path / "worksheet.csv").write_text("Identifier,Full name\nParticipant 501,Ada Lovelace\n")
+    files = {f"{moodle('Ada Lovelace', 601)}/rotation.ipynb": notebook("perfect")}
+    with pytest.raises(ValueError, match="none of its 1 platform ids handed one in.*this assignment's roster"):
+        placed(tmp_path, files, read_roster(tmp_path / "worksheet.csv"))
+    assert not (tmp_path / "out").exists()
+
+
+def test_placements_csv_keeps_the_rows_of_earlier_runs_and_one_row_per_file(tmp_path):
+    ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb",
+                                                                         late=True)
+    placed(tmp_path, {grace: notebook("blank")}, {"7": Person("7", "Ada"), "8": Person("8", "Grace")})
+    assert [(row["platform_id"], row["outcome"]) for row in report(tmp_path)] == [("8", "placed"), ("7", "missing")]
+    placed(tmp_path, {ada: notebook("perfect")}, run="late work")  # her file replaces her row as missing
+    assert [(row["file"], row["late"], row["outcome"]) for row in report(tmp_path)] == [
+        (grace, "late", "placed"), (ada, "", "placed")]
+    placed(tmp_path, {grace: notebook("blank")}, run="graded again")
+    assert [(row["file"], row["late"]) for row in report(tmp_path)] == [(ada, ""), (grace, "late")]
 
 
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
@@ -434,3 +494,23 @@ def test_late_work_graded_into_the_same_out_changes_no_other_students_row(graded
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:
         rows = {row[1]: row[5] for row in list(csv.reader(f))[2:]}
     assert rows["104"] == "3" and rows["103"] == "3"
+
+
+@pytest.mark.grader
+def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its_manual_scores(graded, prepared_course,
+                                                                                               tmp_path):
+    """Turing, graded by hand (2 of 3 on a test cell, 1 on each written answer), hands in a complete notebook; the
+    next download holds it and Lovelace's file graded before, whose manual scores stay."""
+    out = tmp_path / "out"
+    shutil.copytree(graded["canvas"][0], out)
+    grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
+    grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 1, "ch04_orthogonal_forced": 1,
+                                        "ch04_rope_score_tests": 2})
+    again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
+        "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect")})
+    grade(again, out, prepared_course, roster=SAMPLE / "roster.csv")
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["message"]) == ("11", "graded")
+    turing = rows["Turing, Alan"]
+    assert (turing["score"], turing["progress"]) == ("", "6/6 autograded, 6 by hand pending")
+    assert "manual scores given to that one were cleared" in turing["message"]

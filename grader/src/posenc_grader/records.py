@@ -135,18 +135,26 @@ class ClassRecord:
         return self.out / HAND_BACK / "feedback" / student / assignment / f"{notebook}.html"
 
     def record(self, row: Row, result: dict | None, status: str, message: str) -> Mark:
-        """Store one row: scores in the gradebook, files in place, status and message, its feedback page."""
+        """Store one row: scores in the gradebook, files in place, status and message, its feedback page.
+
+        A file other than the one graded before (its cells' sources differ from ``submitted/``'s: a resubmission)
+        clears the row's manual scores, which were given to the other file, and the message says so; the same file
+        graded again keeps them."""
+        from .sanitize import Sanitize
+
         graded = result is not None and "grades" in result
-        if (row.assignment, row.notebook) in self.known:
-            self._store_scores(row, result["grades"] if graded else None, result.get("comments", {}) if graded else {})
+        inert = None if row.content is None else Sanitize().preprocess(copy.deepcopy(row.content), {})[0]
+        before = self._path("submitted", row.key)
+        changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) != _sources(inert)
+        if (row.assignment, row.notebook) in self.known and self._store_scores(
+                row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed):
+            message += ("; a file other than the one graded before: the manual scores given to that one were "
+                        "cleared, to be given again by hand")
         for kind in ("submitted", "autograded"):
             self._path(kind, row.key).unlink(missing_ok=True)
-        if row.content is not None:  # the formgrader's folder: what the student wrote, made inert
-            from .sanitize import Sanitize
-
-            target = self._path("submitted", row.key)
-            target.parent.mkdir(parents=True, exist_ok=True)
-            nbformat.write(Sanitize().preprocess(copy.deepcopy(row.content), {})[0], str(target))
+        if inert is not None:  # the formgrader's folder: what the student wrote, made inert
+            before.parent.mkdir(parents=True, exist_ok=True)
+            nbformat.write(inert, str(before))
         if graded:
             target = self._path("autograded", row.key)
             target.parent.mkdir(parents=True, exist_ok=True)
@@ -160,19 +168,24 @@ class ClassRecord:
         self.write_page(row.key)
         return self.mark(row.key)
 
-    def _store_scores(self, row: Row, grades: dict | None, comments: dict) -> None:
-        """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere."""
+    def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> bool:
+        """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere. With
+        ``clear_manual``, remove the manual scores first; return whether there were any."""
         with self._gradebook() as gb:
             gb.update_or_create_student(row.student)
             gb.update_or_create_submission(row.assignment, row.student)
             submission = gb.find_submission_notebook(row.notebook, row.assignment, row.student)
+            cleared = clear_manual and any(grade.manual_score is not None for grade in submission.grades)
             for grade in submission.grades:
+                if clear_manual:
+                    grade.manual_score = None
                 auto, _, review = (grades or {}).get(grade.name, [0.0, None, False])
                 grade.auto_score = auto
                 grade.needs_manual_grade = review or grade.manual_score is not None or auto is None
             for comment in submission.comments:
                 comment.auto_comment = comments.get(comment.name)
             gb.db.commit()
+        return cleared
 
     def write_page(self, key: tuple[str, str, str]) -> Path:
         """Write the feedback page of a row from its autograded notebook and the gradebook as they are now."""
@@ -223,3 +236,7 @@ class ClassRecord:
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
                          entry["status"], entry["message"]])
         return write_csv(self.out / "grades.csv", rows)
+
+
+def _sources(notebook) -> list[str]:
+    return [cell.source for cell in notebook.cells]

@@ -12,6 +12,7 @@ roster's names of the assignments' columns, for :mod:`~posenc_grader.gradebooks`
 from __future__ import annotations
 
 import collections
+import csv
 import json
 import shutil
 from dataclasses import asdict, dataclass
@@ -53,19 +54,27 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
     :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns;
     ``graded`` holds the (student, assignment) pairs graded from a file in an earlier run into ``out``, which this
-    one never marks missing (a download of late work)."""
-    known = _known_names(out / IDENTITIES, download.platform)
-    placements = [_place(found, catalog, roster, known, max_bytes) for found in download.found]
+    one never marks missing (a download of late work). Raises ``ValueError`` for a roster none of whose platform
+    ids has a file in the download (another assignment's: Moodle's participant ids are each assignment's own)."""
+    if roster and not any(_person(found, roster) for found in download.found):
+        raise ValueError(f"the roster matches no file of this {download.platform} download: none of its "
+                         f"{len(roster)} platform ids handed one in. Is it another assignment's? Give this "
+                         "assignment's roster (on Moodle, the grading worksheet of this assignment)")
+    kept = _kept(out / IDENTITIES)
+    known = _known_names(kept, download.platform)
+    names = _names(download, roster, known)
+    placements = [_place(found, catalog, roster, names, max_bytes) for found in download.found]
     _assign_the_unrecognised(placements, catalog)
+    _keep_what_was_graded_later(placements, kept, download.platform)
     _keep_the_latest(placements)
-    placements += _missing(placements, roster, graded)
+    placements += _missing(placements, roster, graded, known)
     _refuse_shared_names(placements)
     write_report(out / REPORT, download.platform, placements)
     placed = [p for p in placements if p.outcome == "placed"]
     if not placed:
         reasons = collections.Counter(p.reason for p in placements).most_common(3)
         raise NothingToPlace(f"nothing in this {download.platform} download can be graded (see {out / REPORT}): "
-                             + "; ".join(f"{n} files: {reason}" for reason, n in reasons))
+                             + "; ".join(f"{_files(n)}: {reason}" for reason, n in reasons))
     folder = out / STAGED
     shutil.rmtree(folder, ignore_errors=True)
     for p in placed:
@@ -82,7 +91,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
 def summary(platform: str, placements: list[Placement]) -> list[str]:
     """Lines for the instructor's terminal: the counts, then every file that was not placed and why."""
     counts = collections.Counter(p.outcome for p in placements)
-    lines = [f"{platform} download: {len(placements) - counts['missing']} files, " + ", ".join(
+    lines = [f"{platform} download: {_files(len(placements) - counts['missing'])}, " + ", ".join(
         f"{counts[o]} {o}" for o in ("placed", "earlier attempt", "rejected") if counts[o]) + f" (see {REPORT})"]
     lines += [f"  not graded: {p.found.shown}: {p.reason}" for p in placements if p.outcome == "rejected"]
     missing = sorted({f"{p.student} ({p.found.platform_id})" for p in placements if p.outcome == "missing"})
@@ -92,14 +101,37 @@ def summary(platform: str, placements: list[Placement]) -> list[str]:
     return lines + ([warning] if missing else [])
 
 
-def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dict[str, str],
+def _files(count: int) -> str:
+    return f"{count} file{'s' * (count != 1)}"
+
+
+def _person(found: Found, roster: dict[str, Person]) -> Person | None:
+    """The roster's entry for the submitter of ``found``, by platform id or email."""
+    return roster.get(found.platform_id) or roster.get(found.email)
+
+
+def _names(download: Download, roster: dict[str, Person], known: dict[str, str]) -> dict[str, str]:
+    """``{platform id: student}``: the one name all of an id's files are graded under. The name an earlier run
+    into the same ``OUT`` gave the id (``known``) wins over the roster, which may have renamed the student since;
+    else the roster's name; else the platform's name of the id's latest attempt (a display name changed between
+    uploads), with the id."""
+    names = {}
+    for found in sorted((f for f in download.found if f.platform_id), key=lambda f: f.order):
+        own = found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}"
+        names[found.platform_id] = _name(found.platform_id, _person(found, roster), own, known)
+    return names
+
+
+def _name(platform_id: str, person: Person | None, own: str, known: dict[str, str]) -> str:
+    return known.get(platform_id) or safe_name(person.student if person and person.student else own)
+
+
+def _place(found: Found, catalog: Catalog, roster: dict[str, Person], names: dict[str, str],
            max_bytes: int) -> Placement:
     if found.problem or found.path is None:
         return Placement(found, reason=found.problem)
-    person = roster.get(found.platform_id) or (roster.get(found.email) if found.email else None)
-    named = known.get(found.platform_id) or (
-        found.platform_id if found.name in ("", found.platform_id) else f"{found.name}_{found.platform_id}")
-    placement = Placement(found, safe_name(person.student if person and person.student else named), person=person)
+    person = _person(found, roster)
+    placement = Placement(found, names[found.platform_id], person=person)
     if not is_notebook(found.path.name):
         placement.reason = f"not a notebook ({found.path.suffix or 'no extension'})"
         return placement
@@ -117,13 +149,17 @@ def _place(found: Found, catalog: Catalog, roster: dict[str, Person], known: dic
     placement.outcome = "placed"
     if roster and person is None:
         placement.reason = "not in the roster: graded under the platform's name and id"
+    elif person and person.student and safe_name(person.student) != placement.student:
+        placement.reason = (f"graded as {placement.student!r}, the name earlier runs into this OUT gave platform id "
+                            f"{found.platform_id}; the roster now calls them {person.student!r}")
     return placement
 
 
-def _missing(placements: list[Placement], roster: dict[str, Person],
-             graded: frozenset[tuple[str, str]]) -> list[Placement]:
+def _missing(placements: list[Placement], roster: dict[str, Person], graded: frozenset[tuple[str, str]],
+             known: dict[str, str]) -> list[Placement]:
     """A ``missing`` placement for each student of the roster of whom no file was placed in the assignment the
-    download is for (:func:`_download_assignment`), unless an earlier run graded one (``graded``)."""
+    download is for (:func:`_download_assignment`), unless an earlier run graded one (``graded``); under the name
+    an earlier run gave their platform id (``known``), if one did."""
     assignment = _download_assignment(placements)
     handed_in = {p.person for p in placements if p.outcome in ("placed", "earlier attempt") and
                  p.assignment == assignment}
@@ -133,7 +169,8 @@ def _missing(placements: list[Placement], roster: dict[str, Person],
                       reason="no file of theirs is this assignment's notebook" if person.platform_id in tried
                       else "handed nothing in")
             for person in roster.values() if assignment and person not in handed_in
-            for student in [safe_name(person.student or person.platform_id)] if (student, assignment) not in graded]
+            for student in [_name(person.platform_id, person, person.platform_id, known)]
+            if (student, assignment) not in graded]
 
 
 def _download_assignment(placements: list[Placement]) -> str | None:
@@ -174,6 +211,20 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
             p.outcome = "rejected"
 
 
+def _keep_what_was_graded_later(placements: list[Placement], kept: dict, platform: str) -> None:
+    """The files of a notebook whose latest attempt in the download is older than the one an earlier run into the
+    same ``OUT`` graded (an older download graded again) are earlier attempts: they never replace the later one."""
+    latest: dict[tuple, tuple] = {}
+    for p in placements:
+        if p.outcome == "placed":
+            latest[p.key] = max(latest.get(p.key, p.found.order), p.found.order)
+    for p in placements:
+        before = kept["notebooks"].get("\t".join(p.key), {})
+        if (p.outcome == "placed" and "order" in before and latest[p.key] < tuple(before["order"])
+                and kept["students"].get(p.student, {}).get("platform") == platform):
+            p.outcome, p.reason = "earlier attempt", f"a later attempt, {before['file']}, was graded in an earlier run"
+
+
 def _keep_the_latest(placements: list[Placement]) -> None:
     """Of the files placed at one (student, assignment, notebook), the latest attempt stays; the rest are listed."""
     groups: dict[tuple, list[Placement]] = collections.defaultdict(list)
@@ -191,16 +242,31 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 
 
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
-    """``placements.csv``: one row per file of the download."""
-    write_csv(path, [REPORT_COLUMNS, *([p.found.shown, platform, p.found.platform_id, p.found.name, p.student,
-                                        p.assignment, p.notebook, p.found.attempt, "late" if p.found.late else "",
-                                        p.outcome, p.reason] for p in placements)])
+    """``placements.csv``: a row per file of the download and per student missing, after the rows of earlier runs
+    into the same ``OUT`` (their late flags kept) that this run's do not replace. A row replaces the earlier row of
+    its file (platform, file and platform id), or of its student's notebook missing from its assignment."""
+    rows = [[p.found.shown, platform, p.found.platform_id, p.found.name, p.student, p.assignment, p.notebook,
+             p.found.attempt, "late" if p.found.late else "", p.outcome, p.reason] for p in placements]
+    replaced = {key for row in rows for key in _report_keys(row)}
+    earlier = []
+    if path.is_file():
+        with open(path, newline="", encoding="utf-8") as f:
+            earlier = [row for row in list(csv.reader(f))[1:] if _report_keys(row)[0] not in replaced]
+    write_csv(path, [REPORT_COLUMNS, *earlier, *rows])
+
+
+def _report_keys(row: list[str]) -> list[tuple[str, ...]]:
+    """A row's own key first (a file's: platform, platform id and file; a missing notebook's: platform, platform id
+    and assignment), then, for a file of an assignment, the key of that notebook missing, which the file replaces."""
+    file, platform, platform_id, _, _, assignment = row[:6]
+    missing = [(platform, platform_id, assignment, "missing")] if assignment else []
+    return [(platform, platform_id, file)] + missing if file else missing
 
 
 def _keep_identities(path: Path, platform: str, placed: list[Placement], columns: dict[str, str]) -> None:
     """Merge who each placed or missing student is, where each graded notebook's feedback goes, and the names
     of the assignments' columns, into ``path``."""
-    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+    kept = _kept(path)
     kept["columns"] = {**kept.get("columns", {}), **columns}
     path.parent.mkdir(parents=True, exist_ok=True)
     for p in placed:
@@ -212,13 +278,17 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
         if p.found.path is None:
             continue  # missing: no file, no feedback
         kept["notebooks"]["\t".join(p.key)] = {
-            "file": p.found.shown, "late": p.found.late,
+            "file": p.found.shown, "late": p.found.late, "order": list(p.found.order),
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
     write_json(path, kept)
 
 
-def _known_names(path: Path, platform: str) -> dict[str, str]:
-    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``: a
-    later download, without the roster, grades each under the same name."""
-    kept = json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}}
+def _kept(path: Path) -> dict:
+    """What earlier runs into the same ``OUT`` kept in ``placements.json`` (:func:`_keep_identities`)."""
+    return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
+
+
+def _known_names(kept: dict, platform: str) -> dict[str, str]:
+    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``
+    (``kept``, :func:`_kept`): a later run grades each under the same name, whatever the roster calls them now."""
     return {who["platform_id"]: student for student, who in kept["students"].items() if who["platform"] == platform}
