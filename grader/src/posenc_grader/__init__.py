@@ -53,6 +53,7 @@ def grade_class(submissions: Path | str, out: Path | str, *, course: Path | str 
     the folder it unpacks to); ``platform`` says which (:data:`posenc_grader.platforms.PLATFORMS`, ``"folders"``,
     or ``"auto"``: told from the names); ``roster`` maps the platform's ids to the gradebook's names
     (:mod:`posenc_grader.roster`), and its students who handed nothing in get rows marked missing. Raises
+    ``ValueError`` for a roster none of whose students handed anything in (another assignment's), and
     ``RuntimeError`` (:class:`~posenc_grader.platforms.NothingToPlace` among them) when nothing can be graded,
     when a question still holds a TODO of ``make new-question``, and where no sandbox can be made, unless
     ``sandboxed`` is False.
@@ -107,6 +108,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     def finish(row: Row, result: dict | None, seconds: float) -> None:
         status, message = summarize(row, result, limits)
         mark = record.record(row, result, status, message)
+        message = record.statuses["\t".join(row.key)]["message"]  # with what recording added (a resubmission)
         done.append({"student": row.student, "assignment": row.assignment, "notebook": row.notebook,
                      "score": mark.score, "max_score": mark.max_score, "status": status, "message": message,
                      "seconds": seconds})
@@ -118,7 +120,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
             finish(row, None, 0.0)
     to_grade = [row for row in rows if row.content is not None]
     jobs = jobs or len(os.sched_getaffinity(0))
-    say(f"grading {len(to_grade)} notebooks, {jobs} at a time")
+    say(f"grading {len(to_grade)} notebook{'s' * (len(to_grade) != 1)}, {jobs} at a time")
     scratch = Path(tempfile.mkdtemp(prefix="run-", dir=out / WORK))
     try:
         parallel.run([{"row": row, "prepared": prepared, "limits": limits, "sandboxed": sandboxed}

@@ -49,7 +49,7 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     counts = collections.Counter(row["status"] for row in rows)
     graded = [row["seconds"] for row in rows if row["seconds"]]
-    print(f"{len(rows)} notebooks in {time.monotonic() - started:.0f} s"
+    print(f"{len(rows)} notebook{'s' * (len(rows) != 1)} in {time.monotonic() - started:.0f} s"
           + (f" (mean {sum(graded) / len(graded):.1f} s each)" if graded else "")
           + ": " + ", ".join(f"{n} {status}" for status, n in counts.most_common()), file=sys.stderr)
     return 1 if counts["grader_error"] else 0

@@ -12,6 +12,7 @@ always shows the scores the gradebook holds.
 from __future__ import annotations
 
 import copy
+import html
 import json
 import shutil
 from pathlib import Path
@@ -161,7 +162,8 @@ class ClassRecord:
             shutil.copyfile(result["autograded"], target)
             if message != STATUSES["ok"]:  # the grader's notes on this submission, at the top of its page
                 notebook = nbformat.read(str(target), as_version=4)
-                notebook.cells.insert(0, nbformat.v4.new_markdown_cell(f"**Grading notes.** {status}: {message}"))
+                notes = f"**Grading notes.** {status}: {html.escape(message)}"  # file names are the students'
+                notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
         write_json(self.status_file, self.statuses)
