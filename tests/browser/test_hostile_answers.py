@@ -4,8 +4,9 @@ Two students of chapter 4 are graded with ``make grade``'s pipeline: one hands i
 writes a corpus of hostile markup into the written answers, into cells of its own (Markdown, raw HTML, code that
 displays HTML, JavaScript and SVG) and into the notebook's widget state. Each student's autograded notebook is
 rendered as nbgrader's formgrader renders a submission (nbconvert's HTML exporter, nbgrader's ``formgrade``
-template, here with no configuration of the course's, so that the file itself is what is tested), and each
-feedback page under ``hand_back/`` is opened as it is. In chromium, every request is recorded (none reaches a
+template, here with no configuration of the course's, so that the file itself is what is tested), each
+feedback page under ``hand_back/`` is opened as it is, and so is the formgrader's page of each student, which
+puts the student's id into its HTML and its JavaScript unescaped (the hostile student's name is hostile too). In chromium, every request is recorded (none reaches a
 server: the formgrader's own API, to set grades, included), and so is every dialog and every time a payload
 runs (each sets ``window.__pwned``, whose setter reports to the test, from any frame, even after a
 navigation): the hostile pages must run no script, make no request the model answers' pages do not make,
@@ -29,8 +30,8 @@ from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, ClassRecord
 from .harness import CHROMIUM, SiteServer, launch
 
 ASSIGNMENT, NOTEBOOK = ROTATION
-GOOD, BAD = "Ben Benign", "Mallory"
 RUN = "window.__pwned=(window.__pwned||0)+1"
+GOOD, BAD = "Ben Benign", f'Mallory"; {RUN}; "<img src=x onerror="{RUN}">'  # her name is hostile too
 HIDDEN_TEXT = "THIS-TEXT-MUST-STAY-VISIBLE"
 EVIL = "https://evil.example"
 CORPUS = [
@@ -72,7 +73,17 @@ def hostile(release: nbformat.NotebookNode, written: list[str]) -> nbformat.Note
     return nb
 
 
-def formgrader_page(autograded: Path) -> str:
+def students_page(student: str) -> str:
+    """The formgrader's page of one student (*Manage Students*, then the student), as its server renders it: with
+    its templates in a Jinja environment of its own, which escapes nothing."""
+    from jinja2 import Environment, FileSystemLoader
+    from nbgrader.server_extensions.formgrader import handlers
+
+    environment = Environment(loader=FileSystemLoader([handlers.template_path]))
+    return environment.get_template("manage_students_assignments.tpl").render(student_id=student, base_url="")
+
+
+def formgrader_page(autograded: Path, student: str) -> str:
     """The page nbgrader's formgrader serves for this submission: its exporter, template and resources."""
     from nbconvert.exporters import HTMLExporter
     from nbgrader.server_extensions.formgrader import handlers
@@ -82,7 +93,7 @@ def formgrader_page(autograded: Path) -> str:
     config.HTMLExporter.template_name = "formgrade"
     config.HTMLExporter.extra_template_basedirs = [handlers.template_path]
     resources = {"assignment_id": ASSIGNMENT, "notebook_id": NOTEBOOK, "submission_id": "1", "index": 0, "total": 2,
-                 "base_url": "", "student": "s", "last_name": "", "first_name": "", "notebook_path": "n.ipynb"}
+                 "base_url": "", "student": student, "last_name": "", "first_name": "", "notebook_path": "n.ipynb"}
     return HTMLExporter(config=config).from_filename(str(autograded), resources=resources)[0]
 
 
@@ -95,19 +106,21 @@ def graded(tmp_path_factory, prepared_course):
     written = [cell for cell in samples.solutions(source) if cell not in samples.autograded_answers(source)]
     for student, nb in ((GOOD, solved()), (BAD, hostile(read("release"), written))):
         write(submissions / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb", nb)
-    grade(submissions, out, prepared_course)
+    ids = {row["student"] for row in grade(submissions, out, prepared_course)}  # the students' ids in the gradebook
+    ids = {GOOD: GOOD, BAD: (ids - {GOOD}).pop()}
     pages.mkdir()
     for student, name in ((GOOD, "good"), (BAD, "bad")):
-        autograded = out / INSTRUCTOR_ONLY / "autograded" / student / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
-        (pages / f"formgrader-{name}.html").write_text(formgrader_page(autograded), encoding="utf-8")
-        shutil.copy(out / HAND_BACK / "feedback" / student / ASSIGNMENT / f"{NOTEBOOK}.html",
+        autograded = out / INSTRUCTOR_ONLY / "autograded" / ids[student] / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+        (pages / f"formgrader-{name}.html").write_text(formgrader_page(autograded, ids[student]), encoding="utf-8")
+        (pages / f"students-{name}.html").write_text(students_page(ids[student]), encoding="utf-8")
+        shutil.copy(out / HAND_BACK / "feedback" / ids[student] / ASSIGNMENT / f"{NOTEBOOK}.html",
                     pages / f"feedback-{name}.html")
-    return {"out": out, "pages": pages, "written": written}
+    return {"out": out, "pages": pages, "written": written, "ids": ids}
 
 
 def marks(out: Path) -> dict:
     record = ClassRecord(out)
-    return {student: record.mark((student, ASSIGNMENT, NOTEBOOK)).summary for student in (GOOD, BAD)}
+    return {key: record.mark(tuple(key.split("\t"))).summary for key in sorted(record.statuses)}
 
 
 def visit(context, server: SiteServer, name: str) -> dict:
@@ -153,7 +166,7 @@ def seen(graded):
     return found, before, marks(graded["out"])
 
 
-@pytest.mark.parametrize("view", ["formgrader", "feedback"])
+@pytest.mark.parametrize("view", ["formgrader", "feedback", "students"])
 def test_hostile_markup_runs_nothing_loads_nothing_and_hides_nothing(seen, view):
     found, before, after = seen
     good, bad = found[f"{view}-good.html"], found[f"{view}-bad.html"]
@@ -162,14 +175,15 @@ def test_hostile_markup_runs_nothing_loads_nothing_and_hides_nothing(seen, view)
                                                 f"{sorted(bad['requests'] - good['requests'])}"
     assert bad["url"].endswith(f"{view}-bad.html"), f"the page went elsewhere: {bad['url']}"
     assert sorted(bad["live"]) == sorted(good["live"]), f"live markup left in the {view} page: {bad['live']}"
-    assert bad["hidden text shows"], "a student's text was hidden by its own CSS"
+    assert bad["hidden text shows"] or view == "students", "a student's text was hidden by its own CSS"  # none there
     assert before == after, "grades changed while the pages were open"
 
 
 def test_the_formgraders_files_hold_only_inert_markup_and_ordinary_answers_keep_their_markdown(graded):
     out = graded["out"]
     for kind in ("submitted", "autograded"):
-        nb = nbformat.read(str(out / INSTRUCTOR_ONLY / kind / BAD / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), as_version=4)
+        nb = nbformat.read(str(out / INSTRUCTOR_ONLY / kind / graded["ids"][BAD] / ASSIGNMENT / f"{NOTEBOOK}.ipynb"),
+                           as_version=4)
         shown = [c.source for c in nb.cells if c.cell_type != "code"] + [
             str(value) for c in nb.cells for o in c.get("outputs", []) for key, value in o.get("data", {}).items()
             if key != "text/plain"]
