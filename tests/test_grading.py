@@ -268,6 +268,9 @@ def graded(tmp_path_factory, prepared_course):
     server.setblocking(False)
     nb = solved()
     nb.cells += [nbformat.v4.new_code_cell(code) for code in attacks(root, server.getsockname()[1]).values()]
+    nb.cells.append(nbformat.v4.new_code_cell(  # last: the kernel dies, and the grader writes the file again
+        f"import os\nos.remove('kernel.json')\nos.symlink({str(root / 'secret' / 'root-only.txt')!r}, 'kernel.json')"
+        "\nos._exit(1)"))
     write(submissions / ATTACKER / ROTATION[0] / "rotation.ipynb", nb)
     others = {p.name: tree_digest(p) for p in submissions.iterdir() if p.name != ATTACKER}
     (root / "secret").mkdir(mode=0o700)
@@ -375,6 +378,16 @@ def test_an_attack_from_a_submission_fails_inside_the_sandbox(graded, attack):
     assert not (root / "out" / "hacked.txt").exists()
     assert not after["socket reached"], "a kernel reached a server on the grader's loopback"
     assert after["alive"] == [], "a process started by a submission outlived its grading"
+
+
+@needs_sandbox
+def test_a_connection_file_the_kernel_turned_into_a_link_hands_the_grader_no_file(graded):
+    """Its folder is the kernel's: a link there in place of its connection file must not make the grader, on a
+    restart, give the kernel's user (or write into) the file it points to."""
+    root, rows, _, _ = graded
+    secret = root / "secret" / "root-only.txt"
+    assert (secret.stat().st_uid, secret.stat().st_mode & 0o777, secret.read_text()) == (os.getuid(), 0o600, SECRET)
+    assert rows[(ATTACKER, *ROTATION)]["status"] == "crashed", rows[(ATTACKER, *ROTATION)]["message"]
 
 
 @needs_sandbox

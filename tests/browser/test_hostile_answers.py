@@ -6,8 +6,9 @@ displays HTML, JavaScript and SVG) and into the notebook's widget state. Each st
 rendered as nbgrader's formgrader renders a submission (nbconvert's HTML exporter, nbgrader's ``formgrade``
 template, here with no configuration of the course's, so that the file itself is what is tested), each
 feedback page under ``hand_back/`` is opened as it is, and so is the formgrader's page of each student, which
-puts the student's id into its HTML and its JavaScript unescaped (the hostile student's name is hostile too). In chromium, every request is recorded (none reaches a
-server: the formgrader's own API, to set grades, included), and so is every dialog and every time a payload
+puts the student's id into its HTML and its JavaScript unescaped (the hostile student's name is hostile too). In
+chromium, every request is recorded (none reaches a server: the formgrader's own API, to set grades, included),
+and so is every dialog and every time a payload
 runs (each sets ``window.__pwned``, whose setter reports to the test, from any frame, even after a
 navigation): the hostile pages must run no script, make no request the model answers' pages do not make,
 keep no live markup, and hide no text; the gradebook must be as grading left it. The formgrader's server is

@@ -132,9 +132,17 @@ def hand_over(path: Path) -> None:
     without capabilities, enters it. Run by anyone else, the kernel is the grader's user outside: nothing to do.
     """
     if os.geteuid() == 0:
-        os.chown(path, uid(), -1)
-        if path.is_dir():
+        os.chown(path, uid(), -1, follow_symlinks=False)
+        if path.is_dir() and not path.is_symlink():
             path.chmod(0o770)
+
+
+def remove(path: Path) -> None:
+    """Remove whatever is at ``path`` (a file, a link, not what it points to, or a folder), if anything."""
+    if path.is_dir() and not path.is_symlink():
+        shutil.rmtree(path)
+    else:
+        path.unlink(missing_ok=True)
 
 
 def command(private: Path, argv: list[str]) -> list[str]:
