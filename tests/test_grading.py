@@ -126,6 +126,12 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
     bad["duplicated cell"] = changed(duplicate)
     bad["answer turned to markdown"] = changed(to_markdown)
     bad["too large"] = changed(lambda nb: nb.cells.append(nbformat.v4.new_markdown_cell("x" * 3_000_000)))
+
+    def paste_an_image(nb):  # as Jupyter saves a pasted image: an attachment of the cell
+        cell = nb.cells[cell_index(nb, "ch04_offset_proof")]
+        cell.source, cell.attachments = "![image.png](attachment:image.png)", {"image.png": {"image/png": PIXEL}}
+
+    bad["pasted image"] = ("rotation ![a](attachment:gone).ipynb", changed(paste_an_image)[1])  # Markdown in a name
     return bad
 
 
@@ -172,6 +178,8 @@ ESCAPE_BYTES = b"\x1b[2J\x1b]52;c;cG9zZW5jLXBhc3RlZA==\x07\x9b31m"  # the same a
 SECRET_FILES = ("/etc/shadow", "/etc/ssh/ssh_host_ed25519_key", "/etc/ssh/ssh_host_rsa_key")
 MALLORY = "mallory\x1b]52;c;cG9zZW5j\x07\x1b[2J"  # a student whose folder name would write to the clipboard
 EVE = "eve\t<img src=x onerror=alert(1)>\u202e"  # a tab (the grader's keys join by tabs), markup, right-to-left
+LONG = "aaa" + "\u200b" * 80  # 243 bytes, and each invisible character written out takes 6
+PIXEL = "iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNkYPhfDwAChwGA60e6kgAAAABJRU5ErkJggg=="  # a PNG
 
 
 ATTACKER = "attacker"
@@ -261,7 +269,7 @@ def graded(tmp_path_factory, prepared_course):
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release"))
-    for student in ("only a pdf", MALLORY, EVE):
+    for student in ("only a pdf", MALLORY, EVE, LONG):
         (submissions / student / ROTATION[0]).mkdir(parents=True)
         (submissions / student / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
     server = socket.create_server(("127.0.0.1", 0))
@@ -334,6 +342,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "too large": ("too_large", 0, "MB"),
     "only a pdf": ("missing", 0, "no file"),
     "terminal escapes": ("ok", 3, ""),
+    "pasted image": ("ok", 6, "graded as rotation.ipynb"),
 }
 
 

@@ -71,7 +71,7 @@ def test_anything_else_is_not_plain_and_named(value, kind):
     {"object": 1}, {"array": "AAAA", "dtype": "|O", "shape": [1]}, {"array": "AAAA", "dtype": "<f8", "shape": [2]},
     {"array": "AAAAAAAAAAA=", "dtype": "<f8", "shape": "1"}, {"array": "AAAAAAAAAAA=", "dtype": "<f8", "shape": [-1]},
     {"array": "not base64!", "dtype": "<f8", "shape": [1]}, {"tuple": "abc"}, {"float": "0x1p0", "x": 1},
-    1.5, {"__reduce__": "os.system"},
+    1.5, {"__reduce__": "os.system"}, {"array": "AAAAAAAAAAA=", "dtype": "<f8", "shape": [10**30, 0]},
 ])
 def test_unpacking_refuses_whatever_pack_cannot_have_made(data):
     with pytest.raises(ValueError):

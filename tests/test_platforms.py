@@ -342,6 +342,29 @@ def test_a_zip_entry_with_an_unsafe_path_or_too_large_is_left_out_and_the_others
     assert not (tmp_path / "escape.ipynb").exists() and not (tmp_path / "absolute.ipynb").exists()
 
 
+def test_zip_entries_of_one_name_or_of_a_file_and_a_folder_are_reported_and_the_others_read(tmp_path):
+    good, twice, clash = (canvas(name, uid, fid, "rotation.ipynb") for name, uid, fid in (
+        ("Lovelace, Ada", 7, 70), ("Hopper, Grace", 8, 80), ("Turing, Alan", 9, 90)))
+    with zipfile.ZipFile(tmp_path / "download.zip", "w") as archive:
+        for name, content in ((good, notebook("perfect")), (twice, notebook("blank")), (twice, notebook("perfect")),
+                              (clash, "{}"), (f"{clash}/inside.ipynb", "{}")):
+            archive.writestr(name, content)
+    download = read_download(tmp_path / "download.zip")
+    problems = {f.shown: f.problem for f in download.found if f.problem}
+    assert problems == {twice: "a second entry of this name in the archive (not unpacked)",
+                        f"{clash}/inside.ipynb": "cannot be unpacked (File exists)"}
+    assert sorted(f.shown for f in download.found if not f.problem) == sorted([good, twice, clash])
+
+
+def test_gradescopes_metadata_with_yaml_aliases_is_refused(tmp_path):
+    """A few hundred bytes of nested aliases expand to gigabytes: Gradescope writes none."""
+    bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
+        f"{chr(98 + n)}: &{chr(98 + n)} [{', '.join(['*' + chr(97 + n)] * 10)}]\n" for n in range(8))
+    folder = lay_out(tmp_path / "export", {"submission_metadata.yml": bomb, "submission_1/rotation.ipynb": "{}"})
+    with pytest.raises(NothingToPlace, match="an alias"):
+        open_download(folder, tmp_path / "scratch", "gradescope", MB)
+
+
 def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_path):
     """A link in an unpacked download may point at any file the grader can read: it is left out, with its reason."""
     secret = tmp_path / "secret.ipynb"

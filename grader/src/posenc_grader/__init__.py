@@ -21,6 +21,7 @@ applies (``posenc.book.answers``) and none of this.
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
@@ -107,7 +108,11 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
 
     def finish(row: Row, result: dict | None, seconds: float) -> None:
         status, message = summarize(row, result, limits)
-        mark = record.record(row, result, status, message)
+        try:
+            mark = record.record(row, result, status, message)
+        except Exception as error:  # noqa: BLE001 -- one row never stops the class: kept for review, without files
+            status, message = "grader_error", f"recording it failed ({type(error).__name__}: {error})"
+            mark = record.record(dataclasses.replace(row, content=None), None, status, message)
         message = record.statuses["\t".join(row.key)]["message"]  # with what recording added (a resubmission)
         done.append({"student": row.student, "assignment": row.assignment, "notebook": row.notebook,
                      "score": mark.score, "max_score": mark.max_score, "status": status, "message": message,

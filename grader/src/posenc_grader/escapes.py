@@ -22,6 +22,7 @@ _CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")  # C0, DEL and C1: every characte
 _INVISIBLE = re.compile(r"[\x00-\x1f\x7f-\x9f\u200b-\u200f\u202a-\u202e\u2060-\u2064\u2066-\u2069\ufeff\ud800-\udfff]")
 _MARKUP = re.compile(r'[<>&"`/]')  # what ends a string or an element in HTML or JavaScript, or a path part
 FORMULA = ("=", "+", "-", "@")  # how a spreadsheet's formula begins
+MAX_NAME_BYTES = 200  # of a name made safe: a folder's name holds 255 bytes
 
 
 def disarm(text: str, keep: str = "") -> str:
@@ -32,12 +33,14 @@ def disarm(text: str, keep: str = "") -> str:
 def safe_name(name: str) -> str:
     """A student's ``name`` as grading uses it: its control and invisible characters written as escapes, as
     :func:`disarm` writes them; each of ``<>&"`/`` and a leading dot or space made ``_``, and then a short digest of
-    the name as given added (``a_b~1f2e3d``), so that two names stay two. Never empty; ``safe_name`` of its own
-    result changes nothing."""
+    the name as given added (``a_b~1f2e3d``), so that two names stay two; cut, with the digest, to
+    :data:`MAX_NAME_BYTES`. Never empty; ``safe_name`` of its own result changes nothing."""
+    digest = "~" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
     safe = _MARKUP.sub("_", name).lstrip(". ") or "_"
-    if safe != name:
-        safe += "~" + hashlib.sha256(name.encode("utf-8", "surrogatepass")).hexdigest()[:6]
-    return _INVISIBLE.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), safe)
+    safe = _INVISIBLE.sub(lambda m: m[0].encode("unicode_escape").decode("ascii"), safe + digest * (safe != name))
+    if len(safe.encode()) > MAX_NAME_BYTES:  # cut, with the digest, to fit a folder's name
+        safe = safe.encode()[:MAX_NAME_BYTES - len(digest)].decode("utf-8", "ignore") + digest
+    return safe
 
 
 def _cell(field) -> str:

@@ -154,21 +154,31 @@ def _inner(folder: Path) -> Path:
 
 def _unpack(archive: Path, into: Path, max_bytes: int) -> list[Found]:
     """Unpack ``archive`` into ``into`` as plain files, leaving out (and returning as problems) entries with unsafe
-    paths or more than ``max_bytes`` of content (whatever their headers claim)."""
+    paths, a name met before, a place that cannot be written, or more than ``max_bytes`` of content (whatever their
+    headers claim)."""
     shutil.rmtree(into, ignore_errors=True)
     into.mkdir(parents=True)
-    left_out = []
+    left_out, unpacked = [], set()
     with zipfile.ZipFile(archive) as zipped:
         for info in [entry for entry in zipped.infolist() if not entry.is_dir()]:
             name = PurePosixPath(info.filename.replace("\\", "/"))
             if name.is_absolute() or ".." in name.parts:
                 left_out.append(Found(None, info.filename, problem="unsafe path in the archive (not unpacked)"))
                 continue
+            if name in unpacked:
+                left_out.append(Found(None, info.filename, problem="a second entry of this name in the archive "
+                                                                   "(not unpacked)"))
+                continue
+            unpacked.add(name)
             target = into / name
-            target.parent.mkdir(parents=True, exist_ok=True)
-            with zipped.open(info) as source, open(target, "wb") as copy:
-                while (chunk := source.read(2**20)) and copy.tell() + len(chunk) <= max_bytes:
-                    copy.write(chunk)
+            try:  # a file and a folder of one name, say
+                target.parent.mkdir(parents=True, exist_ok=True)
+                with zipped.open(info) as source, open(target, "wb") as copy:
+                    while (chunk := source.read(2**20)) and copy.tell() + len(chunk) <= max_bytes:
+                        copy.write(chunk)
+            except OSError as error:
+                left_out.append(Found(None, info.filename, problem=f"cannot be unpacked ({error.strerror or error})"))
+                continue
             if chunk:
                 target.unlink()
                 left_out.append(Found(None, info.filename, problem=f"too large: over the limit of "
@@ -243,10 +253,19 @@ def _receipt(path: Path) -> tuple[str, str, bool] | None:
     return name["user"].strip(), name["name"], bool(date and re.search(r"\blate\b", date["date"], re.IGNORECASE))
 
 
+class _WithoutAliases(yaml.SafeLoader):
+    """YAML's safe loader, refusing aliases: Gradescope writes none, and a few bytes of them expand to gigabytes."""
+
+    def compose_node(self, parent, index):
+        if self.check_event(yaml.AliasEvent):
+            raise yaml.YAMLError("an alias (*name): Gradescope's metadata has none")
+        return super().compose_node(parent, index)
+
+
 def _gradescope(root: Path):
     metadata_file = next((p for p, _ in files_under(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
     try:
-        metadata = yaml.safe_load(metadata_file.read_text(encoding="utf-8")) or {}
+        metadata = yaml.load(metadata_file.read_text(encoding="utf-8"), Loader=_WithoutAliases) or {}
     except (OSError, yaml.YAMLError) as error:
         raise NothingToPlace(f"gradescope: {metadata_file} cannot be read: {error}") from error
     base = metadata_file.parent

@@ -39,6 +39,8 @@ c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "n
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
 c.HTMLExporter.preprocessors = ["posenc_grader.sanitize.Sanitize"]
 """
+#: A page that could not be drawn says, in place of the scores (which the gradebook and grades.csv keep):
+PAGE_ERROR = "this page could not be drawn from your notebook; your instructor has your scores and will send them"
 #: Every status, the most serious first; a row takes the most serious that applies.
 STATUSES = {
     "grader_error": "the grader itself failed on this file; grade it by hand and report the message",
@@ -162,7 +164,8 @@ class ClassRecord:
             shutil.copyfile(result["autograded"], target)
             if message != STATUSES["ok"]:  # the grader's notes on this submission, at the top of its page
                 notebook = nbformat.read(str(target), as_version=4)
-                notes = f"**Grading notes.** {status}: {html.escape(message)}"  # file names are the students'
+                # a <pre> block: the file names in the message are the students', shown as text, never as Markdown
+                notes = f"**Grading notes.**\n\n<pre>{html.escape(f'{status}: {message}')}</pre>"
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
@@ -195,10 +198,12 @@ class ClassRecord:
 
         page, autograded, entry = self.page(key), self._path("autograded", key), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
+        text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
         if autograded.is_file() and key[1:] in self.known:
-            text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)
-        else:
-            text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
+            try:
+                text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)
+            except Exception:  # noqa: BLE001 -- one page that cannot be drawn never stops the others
+                text = feedback.plain_page(key[1], key[2], "page_error", PAGE_ERROR)
         page.write_text(text, encoding="utf-8")
         return page
 

@@ -177,6 +177,8 @@ def _restored_cell(grade_id: str, original: NotebookNode, submitted: NotebookNod
         notes.append(f"cell {grade_id} had been turned into {submitted.get('cell_type')} (turned back)")
     source = submitted.get("source", "")
     cell.source = "".join(source) if isinstance(source, list) else str(source)
+    if cell.cell_type != "code" and isinstance(submitted.get("attachments"), dict):  # a pasted image, say
+        cell.attachments = copy.deepcopy(submitted["attachments"])
     return cell
 
 

@@ -110,7 +110,7 @@ def _unpack_array(data: dict) -> np.ndarray:
     if data["dtype"] not in DTYPES:
         raise ValueError(f"an array of dtype {data['dtype']!r} is not wire data")
     shape = data["shape"]
-    if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and n >= 0 for n in shape):
+    if type(shape) is not list or len(shape) > 32 or not all(type(n) is int and 0 <= n <= MAX_BYTES for n in shape):
         raise ValueError("an array's shape must be a list of counts")
     text = data["array"]
     if type(text) is not str or len(text) > MAX_BYTES * 4 // 3 + 4:
