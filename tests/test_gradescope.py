@@ -121,7 +121,8 @@ def container(autograder: Path, tmp: Path, command: list[str]) -> subprocess.Com
         args += _mirror(top)
     # /tmp first: a checkout or a Python under /tmp is bound into it afterwards, not hidden by it
     args += ["--bind", str(tmp), "/tmp", "--ro-bind", "/etc", "/etc", *sandbox.bind("--ro-bind", base),
-             *sandbox.bind("--ro-bind", sys.prefix), *sandbox.bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
+             *sandbox.bind("--ro-bind", sys.prefix), *sandbox.bind("--ro-bind", os.path.realpath(sys.prefix)),
+             *sandbox.bind("--ro-bind", sys.prefix, "/opt/posenc-grader"),
              *sandbox.bind("--ro-bind", str(ROOT)), "--proc", "/proc", "--dev", "/dev",
              "--bind", str(autograder), "/autograder", "--chdir", "/autograder", "--cap-drop", "ALL"]
     for capability in DOCKER_CAPABILITIES:

@@ -316,6 +316,10 @@ def test_placements_csv_keeps_the_rows_of_earlier_runs_and_one_row_per_file(tmp_
         (grace, "late", "placed"), (ada, "", "placed")]
     placed(tmp_path, {grace: notebook("blank")}, run="graded again")
     assert [(row["file"], row["late"]) for row in report(tmp_path)] == [(ada, ""), (grace, "late")]
+    again = canvas("Hopper, Grace", 8, 81, "rotation-1.ipynb")  # a later attempt, in a download of its own
+    placed(tmp_path, {again: notebook("perfect")}, run="resubmitted")
+    assert [(row["file"], row["outcome"]) for row in report(tmp_path)] == [
+        (ada, "placed"), (grace, "earlier attempt"), (again, "placed")]
 
 
 def test_a_download_in_which_nothing_can_be_placed_is_an_error(tmp_path):
@@ -528,7 +532,7 @@ def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its
     shutil.copytree(graded["canvas"][0], out)
     grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 1, "ch04_orthogonal_forced": 1,
-                                        "ch04_rope_score_tests": 2})
+                                        "ch04_rope_score_tests": 2}, comment="about the earlier file")
     again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
         "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect")})
     grade(again, out, prepared_course, roster=SAMPLE / "roster.csv")
@@ -536,4 +540,12 @@ def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its
     assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["message"]) == ("11", "graded")
     turing = rows["Turing, Alan"]
     assert (turing["score"], turing["progress"]) == ("", "6/6 autograded, 6 by hand pending")
-    assert "manual scores given to that one were cleared" in turing["message"]
+    assert "manual scores and comments given to the earlier one were cleared" in turing["message"]
+    from nbgrader.api import Gradebook
+
+    with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:  # as the formgrader lists them
+        ada, alan = (gb.find_submission_notebook(NOTEBOOK, ASSIGNMENT, who)
+                     for who in ("Lovelace, Ada", "Turing, Alan"))
+        assert not any(g.needs_manual_grade for g in ada.grades)  # graded by hand, and the same file
+        assert {g.name for g in alan.grades if g.needs_manual_grade} == {"ch04_offset_proof", "ch04_orthogonal_forced"}
+        assert not any(c.manual_comment for c in alan.comments)

@@ -141,8 +141,8 @@ class ClassRecord:
         """Store one row: scores in the gradebook, files in place, status and message, its feedback page.
 
         A file other than the one graded before (its cells' sources differ from ``submitted/``'s: a resubmission)
-        clears the row's manual scores, which were given to the other file, and the message says so; the same file
-        graded again keeps them."""
+        clears the row's manual scores and comments, which were given to the other file, and the message says so;
+        the same file graded again keeps them."""
         from .sanitize import Sanitize
 
         graded = result is not None and "grades" in result
@@ -151,8 +151,8 @@ class ClassRecord:
         changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) != _sources(inert)
         if (row.assignment, row.notebook) in self.known and self._store_scores(
                 row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed):
-            message += ("; a file other than the one graded before: the manual scores given to that one were "
-                        "cleared, to be given again by hand")
+            message += ("; graded from a new file: the manual scores and comments given to the earlier one were "
+                        "cleared")
         for kind in ("submitted", "autograded"):
             self._path(kind, row.key).unlink(missing_ok=True)
         if inert is not None:  # the formgrader's folder: what the student wrote, made inert
@@ -174,8 +174,9 @@ class ClassRecord:
         return self.mark(row.key)
 
     def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> bool:
-        """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere. With
-        ``clear_manual``, remove the manual scores first; return whether there were any."""
+        """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere. A cell needs
+        manual grading where nbgrader says so (a review) or where neither score exists. With ``clear_manual``,
+        remove the manual scores and comments first; return whether there were any scores."""
         with self._gradebook() as gb:
             gb.update_or_create_student(row.student)
             gb.update_or_create_submission(row.assignment, row.student)
@@ -186,9 +187,11 @@ class ClassRecord:
                     grade.manual_score = None
                 auto, _, review = (grades or {}).get(grade.name, [0.0, None, False])
                 grade.auto_score = auto
-                grade.needs_manual_grade = review or grade.manual_score is not None or auto is None
+                grade.needs_manual_grade = review or auto is None and grade.manual_score is None
             for comment in submission.comments:
                 comment.auto_comment = comments.get(comment.name)
+                if clear_manual:  # written on the earlier file
+                    comment.manual_comment = None
             gb.db.commit()
         return cleared
 

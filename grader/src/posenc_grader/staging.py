@@ -244,7 +244,8 @@ def _keep_the_latest(placements: list[Placement]) -> None:
 def write_report(path: Path, platform: str, placements: list[Placement]) -> None:
     """``placements.csv``: a row per file of the download and per student missing, after the rows of earlier runs
     into the same ``OUT`` (their late flags kept) that this run's do not replace. A row replaces the earlier row of
-    its file (platform, file and platform id), or of its student's notebook missing from its assignment."""
+    its file (platform, file and platform id), or of its student's notebook missing from its assignment; a file
+    placed now makes an earlier run's file placed at the same notebook an earlier attempt."""
     rows = [[p.found.shown, platform, p.found.platform_id, p.found.name, p.student, p.assignment, p.notebook,
              p.found.attempt, "late" if p.found.late else "", p.outcome, p.reason] for p in placements]
     replaced = {key for row in rows for key in _report_keys(row)}
@@ -252,6 +253,11 @@ def write_report(path: Path, platform: str, placements: list[Placement]) -> None
     if path.is_file():
         with open(path, newline="", encoding="utf-8") as f:
             earlier = [row for row in list(csv.reader(f))[1:] if _report_keys(row)[0] not in replaced]
+    graded_now = {(row[1], row[2], row[5], row[6]): row[0] for row in rows if row[9] == "placed"}
+    for row in earlier:  # a file placed before, whose notebook a later attempt of this run replaces
+        later = graded_now.get((row[1], row[2], row[5], row[6]))
+        if row[9] == "placed" and later:
+            row[9], row[10] = "earlier attempt", f"a later attempt, {later}, was graded"
     write_csv(path, [REPORT_COLUMNS, *earlier, *rows])
 
 
