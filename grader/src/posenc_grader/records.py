@@ -175,8 +175,8 @@ class ClassRecord:
 
     def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> bool:
         """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere. A cell needs
-        manual grading where nbgrader says so (a review) or where neither score exists. With ``clear_manual``,
-        remove the manual scores and comments first; return whether there were any scores."""
+        manual grading while it has no manual score, where nbgrader says so or it has no automatic score. With
+        ``clear_manual``, remove the manual scores and comments first; return whether there were any scores."""
         with self._gradebook() as gb:
             gb.update_or_create_student(row.student)
             gb.update_or_create_submission(row.assignment, row.student)
@@ -187,7 +187,7 @@ class ClassRecord:
                     grade.manual_score = None
                 auto, _, review = (grades or {}).get(grade.name, [0.0, None, False])
                 grade.auto_score = auto
-                grade.needs_manual_grade = review or auto is None and grade.manual_score is None
+                grade.needs_manual_grade = grade.manual_score is None and (review or auto is None)
             for comment in submission.comments:
                 comment.auto_comment = comments.get(comment.name)
                 if clear_manual:  # written on the earlier file
