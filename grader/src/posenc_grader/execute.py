@@ -98,8 +98,10 @@ class SandboxedKernelManager(AsyncKernelManager):
         return sandbox.command(Path(self.sandbox_dir), argv) if self.sandbox_dir else argv
 
     def write_connection_file(self, **kwargs):
-        if self.sandbox_dir:  # the folder is the kernel's: on a restart, what it left there (a link to a file of
-            sandbox.remove(Path(self.connection_file))  # the grader's, to be handed over) goes; a fresh file is written
+        if self.sandbox_dir:
+            # The folder is the kernel's: on a restart, what it left in the file's place (a link to a file of the
+            # grader's, which would then be handed over) is removed, and a fresh file written.
+            sandbox.remove(Path(self.connection_file))
             self._connection_file_written = False
         super().write_connection_file(**kwargs)
         if self.sandbox_dir:  # the kernel, the sandbox's user, reads it and makes its sockets in that folder
