@@ -349,7 +349,7 @@ def test_a_zip_entry_with_an_unsafe_path_or_too_large_is_left_out_and_the_others
 def test_zip_entries_of_one_name_or_of_a_file_and_a_folder_are_reported_and_the_others_read(tmp_path):
     good, twice, clash = (canvas(name, uid, fid, "rotation.ipynb") for name, uid, fid in (
         ("Lovelace, Ada", 7, 70), ("Hopper, Grace", 8, 80), ("Turing, Alan", 9, 90)))
-    with zipfile.ZipFile(tmp_path / "download.zip", "w") as archive:
+    with zipfile.ZipFile(tmp_path / "download.zip", "w") as archive, pytest.warns(UserWarning, match="Duplicate"):
         for name, content in ((good, notebook("perfect")), (twice, notebook("blank")), (twice, notebook("perfect")),
                               (clash, "{}"), (f"{clash}/inside.ipynb", "{}")):
             archive.writestr(name, content)
