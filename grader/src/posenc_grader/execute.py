@@ -194,6 +194,8 @@ class GradingExecute(Execute):
         tests = self.hidden_tests.get(grade_id(cell), "") if cell.cell_type == "code" else ""
         if tests:  # the kernel runs the visible part only
             cell.source = hidden.split(source)[0]
+        elif hidden.is_test_cell(cell) and hidden.split(source)[1]:  # the course's text: a misconfiguration
+            raise RuntimeError(f"{grade_id(cell)} holds hidden tests that GradingExecute.hidden_tests does not")
         try:
             trouble = self._execute(cell, index)
         finally:

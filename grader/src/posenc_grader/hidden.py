@@ -72,15 +72,17 @@ def split(source: str) -> tuple[str, str]:
     return before + after.lstrip("\n"), hidden
 
 
+def is_test_cell(cell: NotebookNode) -> bool:
+    """Whether ``cell`` is an autograder test cell: code, graded, no answer."""
+    meta = nbgrader_meta(cell)
+    return cell.cell_type == "code" and bool(meta.get("grade")) and not meta.get("solution")
+
+
 def tests_of(nb: NotebookNode) -> dict[str, str]:
     """``{grade id: hidden part}`` of every test cell of the source notebook ``nb`` that has one: the only hidden
     tests that ever run (a submission's own text between the markers is the student's code, run in the kernel)."""
-    found = {}
-    for cell in nb.cells:
-        meta = nbgrader_meta(cell)
-        if cell.cell_type == "code" and meta.get("grade") and not meta.get("solution") and split(cell.source)[1]:
-            found[meta.get("grade_id", "")] = split(cell.source)[1]
-    return found
+    return {nbgrader_meta(cell).get("grade_id", ""): split(cell.source)[1] for cell in nb.cells
+            if is_test_cell(cell) and split(cell.source)[1]}
 
 
 def answer_functions(nb: NotebookNode) -> list[str]:
