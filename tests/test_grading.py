@@ -87,6 +87,13 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
                              f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", "ch04_code_04",
                              {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"}),
         "José Müller": ("", None, {}),
+        # right only where the hidden tests' own variables are in sight (were they run in its kernel), then a crash
+        # that makes the grader restart the kernel and replay the cells before it
+        "replayed hidden tests": ("import os\nos._exit(0)", None, {"ch04_rotation": (
+            "import sys\n\ndef rotation(angle):\n    seen = sys._getframe(1).f_locals\n"
+            "    if 'c' in seen and 's' in seen:\n"
+            "        return np.array([[seen['c'], -seen['s']], [seen['s'], seen['c']]])\n"
+            "    return np.zeros((2, 2))")}),
     }
     if SANDBOXED:  # out of the sandbox no process limit holds: the bomb would take the machine down
         added["fork bomb"] = ("", None, {  # a bomb that ignores failed forks, then the plain one
@@ -343,6 +350,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "only a pdf": ("missing", 0, "no file"),
     "terminal escapes": ("ok", 3, ""),
     "pasted image": ("ok", 6, "graded as rotation.ipynb"),
+    "replayed hidden tests": ("crashed", 3, "killed the kernel"),
 }
 
 

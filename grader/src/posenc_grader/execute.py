@@ -282,7 +282,8 @@ class GradingExecute(Execute):
             self.timeout = timeout
 
     def _restart(self, failed_index: int) -> None:
-        """Restart the kernel and replay, silently, the code cells before ``failed_index`` that did not fail.
+        """Restart the kernel and replay, silently, the code cells before ``failed_index`` that did not fail (a test
+        cell's visible part only; what a replay gives is discarded, and each cell keeps its result).
 
         A replayed cell that kills or hangs the new kernel joins the failed cells and the restart begins
         again; after ``max_restarts`` the remaining cells are not run at all.
@@ -295,12 +296,16 @@ class GradingExecute(Execute):
             replay = [i for i, c in enumerate(self.nb.cells[:failed_index])
                       if c.cell_type == "code" and i not in self.failed and not integrity.is_canary(c)]
             for index in replay:
-                rerun = copy.deepcopy(self.nb.cells[index])
+                cell = self.nb.cells[index]
+                rerun = copy.deepcopy(cell)  # a test cell's visible part only: its hidden tests never reach the kernel
+                rerun.source = hidden.split(cell.source)[0] if self.hidden_tests.get(grade_id(cell)) else cell.source
                 try:
                     super().preprocess_cell(rerun, self.resources, index)
-                except (DeadKernelError, CellTimeoutError):
+                except Exception:  # noqa: BLE001 -- dead, hung, or unreadable: as in _execute
                     self.failed.add(index)
                     break
+                finally:
+                    self.nb.cells[index] = cell  # nbclient puts the cell it ran at its index: the replay is discarded
                 if any(o.get("ename") == "CellTimeoutError" for o in rerun.get("outputs", [])):
                     self.failed.add(index)
                     break
