@@ -87,6 +87,7 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
                              f"os.write(1, {ESCAPE_BYTES!r})\nos.write(2, {ESCAPE_BYTES!r})", "ch04_code_04",
                              {"ch04_rotation": f"def rotation(angle):\n    raise ValueError({ESCAPES!r})"}),
         "José Müller": ("", None, {}),
+        "unreadable answers": ("get_ipython().kernel.session.pack = lambda message: b'[' * 200_000", None, {}),
         # right only where the hidden tests' own variables are in sight (were they run in its kernel), then a crash
         # that makes the grader restart the kernel and replay the cells before it
         "replayed hidden tests": ("import os\nos._exit(0)", None, {"ch04_rotation": (
@@ -351,6 +352,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "terminal escapes": ("ok", 3, ""),
     "pasted image": ("ok", 6, "graded as rotation.ipynb"),
     "replayed hidden tests": ("crashed", 3, "killed the kernel"),
+    "unreadable answers": ("crashed", 6, "killed the kernel"),
 }
 
 
