@@ -55,14 +55,18 @@ def cells_run(setup: list[str], source: str) -> dict:
     return namespace
 
 
+def mistakes_file(answer: str) -> str:
+    """Where the listed mistakes of ``answer`` (``ch03_wavelengths``) are, as messages name it."""
+    return f"tests/{answer[:4]}/wrong_solutions/{answer}.py"
+
+
 def mistakes(root: Path, nb, answer: str, name: str) -> list[tuple]:
     """``(function, what is wrong, hint)`` for each listed mistake (:func:`posenc_grader.samples.mistakes`)."""
     setup, listed = setup_cells(nb), []
     for mistake, (said, source) in samples.mistakes(root / "tests", nb, answer).items():
         problem, _, hint = said.partition("Hint:")
         if not hint.strip():  # the self-check names it by these two (a check of a property says its own)
-            raise ValueError(f"tests/{answer[:4]}/wrong_solutions/{answer}.py, mistake {mistake}: say what is wrong, "
-                             "then 'Hint: ...'")
+            raise ValueError(f"{mistakes_file(answer)}, mistake {mistake}: say what is wrong, then 'Hint: ...'")
         listed.append((cells_run(setup, source)[name], " ".join(problem.split()), " ".join(hint.split())))
     return listed
 
@@ -169,7 +173,7 @@ def problems(root: Path, nb, answer: str) -> list[str]:
             found.append(f"{who} fails its self-check ({outcome}: {said})")
         if failure:
             found.append(f"{who} fails the hidden tests ({failure.ename}: {failure.message}). {HIDDEN_RULE}")
-    wrong, where = samples.mistakes(root / "tests", nb, answer), f"tests/{answer[:4]}/wrong_solutions/{answer}.py"
+    wrong, where = samples.mistakes(root / "tests", nb, answer), mistakes_file(answer)
     if len(wrong) < 2:
         found.append(f"{where} lists {len(wrong)} mistakes: list at least two, each `name: ('what is wrong. Hint: a "
                      "hint', {model answer's text: the mistake's})`")

@@ -191,11 +191,7 @@ class GradingExecute(Execute):
                 cell.outputs = [error_output("NotRun", "not run: the kernel failed too often in earlier cells")]
             return cell, self.resources
         source = cell.source
-        tests = self.hidden_tests.get(grade_id(cell), "") if cell.cell_type == "code" else ""
-        if tests:  # the kernel runs the visible part only
-            cell.source = hidden.split(source)[0]
-        elif hidden.is_test_cell(cell) and hidden.split(source)[1]:  # the course's text: a misconfiguration
-            raise RuntimeError(f"{grade_id(cell)} holds hidden tests that GradingExecute.hidden_tests does not")
+        cell.source, tests = self._parts(cell)
         try:
             trouble = self._execute(cell, index)
         finally:
@@ -205,6 +201,15 @@ class GradingExecute(Execute):
             if found and index not in self.failed:  # first: nbgrader reads a cell's outputs in order
                 cell.outputs.insert(0, error_output(*found))
         return cell, self.resources
+
+    def _parts(self, cell) -> tuple[str, str]:
+        """What of ``cell`` the kernel runs, and the hidden tests run here: a test cell's, from ``hidden_tests`` (the
+        source notebook's); none for any other cell, whatever its text (a student's is code, run whole). A test cell
+        that holds hidden tests the executor was not given is a misconfiguration: it stops the notebook."""
+        tests = self.hidden_tests.get(grade_id(cell), "") if cell.cell_type == "code" else ""
+        if not tests and hidden.is_test_cell(cell) and hidden.split(cell.source)[1]:
+            raise RuntimeError(f"{grade_id(cell)} holds hidden tests that GradingExecute.hidden_tests does not")
+        return (hidden.split(cell.source)[0] if tests else cell.source), tests
 
     def _execute(self, cell, index: int, blame=None) -> str | None:
         """Run ``cell`` in the kernel, containing what it does: None, ``"crashed"`` or ``"timeout"``. A failure is
@@ -297,8 +302,8 @@ class GradingExecute(Execute):
                       if c.cell_type == "code" and i not in self.failed and not integrity.is_canary(c)]
             for index in replay:
                 cell = self.nb.cells[index]
-                rerun = copy.deepcopy(cell)  # a test cell's visible part only: its hidden tests never reach the kernel
-                rerun.source = hidden.split(cell.source)[0] if self.hidden_tests.get(grade_id(cell)) else cell.source
+                rerun = copy.deepcopy(cell)
+                rerun.source = self._parts(cell)[0]
                 try:
                     super().preprocess_cell(rerun, self.resources, index)
                 except Exception:  # noqa: BLE001 -- dead, hung, or unreadable: as in _execute

@@ -94,15 +94,16 @@ def render(autograded: Path, key: tuple[str, str, str], summary: str, db_url: st
     return disarm(page, keep="\n\r\t")
 
 
-#: What a student is told of a failure of the grader itself, in place of its message (its code, its files).
-GRADER_ERROR = "the grader could not grade this file; your instructor will look at it"
+def for_student(status: str, message: str) -> str:
+    """A row's message as a student may read it: for a failure of the grader itself, not the message, which may
+    quote the grader's code and files."""
+    return "the grader could not grade this file; your instructor will look at it" if status == "grader_error" \
+        else message
 
 
 def plain_page(assignment: str, notebook: str, status: str, message: str) -> str:
-    """The page of a row that was not graded: its status and why (for a failure of the grader itself, not the
-    grader's message, which may quote its code and files)."""
-    if status == "grader_error":
-        message = GRADER_ERROR
+    """The page of a row that was not graded: its status and why (:func:`for_student`)."""
+    message = for_student(status, message)
     return (f"<!DOCTYPE html><html><head><meta charset='utf-8'><title>{html.escape(notebook)}</title></head>"
             f"<body><h1>{html.escape(assignment)} / {html.escape(notebook)}.ipynb: not graded</h1>"
             f"<p><b>{html.escape(status)}</b>: {html.escape(message)}</p></body></html>\n")

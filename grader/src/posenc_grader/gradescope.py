@@ -45,7 +45,7 @@ import nbformat
 from . import grade_class, sandbox
 from .course import SOLUTION, Course, grade_id, nbgrader_meta, prepare
 from .escapes import disarm
-from .feedback import GRADER_ERROR
+from .feedback import for_student
 from .platforms import files_under, is_notebook
 from .records import INSTRUCTOR_ONLY, PREPARED, STATUSES, write_json
 
@@ -244,8 +244,7 @@ def results(rows: list[dict], out: Path, visibility: str = "visible", notes: lis
             output = raised.get(cell) or ("Passed." if score == most else f"Not scored: {STATUSES[row['status']]}.")
             tests.append({"name": question, "score": score, "max_score": most, "output": _shown(output),
                           "visibility": visibility, "extra_data": {"cell": cell}})
-        message = GRADER_ERROR if row["status"] == "grader_error" else row["message"]
-        lines.append(f"{row['notebook']}.ipynb: {row['status']}: {message}")
+        lines.append(f"{row['notebook']}.ipynb: {row['status']}: {for_student(row['status'], row['message'])}")
     summary = f"{auto:g}/{most_auto:g} autograded" + (f", {by_hand:g} by hand pending" if by_hand else "")
     return {"score": auto, "output": _shown("\n".join([summary, *lines, *(notes or [])])),
             "visibility": visibility, "stdout_visibility": "hidden", "tests": tests,
