@@ -72,6 +72,17 @@ def bad_submissions() -> dict[str, tuple[str, object]]:
         "loop that ignores interrupts": ("", None, {"ch04_rotation": (
             "import time\n\ndef rotation(angle):\n    while True:\n        try:\n            time.sleep(60)\n"
             "        except BaseException:\n            pass")}),
+        # wrong, its self-check silenced, and stuck only when a hidden test calls it, after telling the grader that
+        # the call's cell is done: the call times out, and the test cell must still score 0
+        "stuck only when graded": ("", None, {"ch04_rotation": (
+            "import time, traceback\n\ndef check(*args, **kwargs):\n    pass\n\ndef rotation(angle):\n"
+            "    if any(frame.name == '_posenc_grader_call' for frame in traceback.extract_stack()):\n"
+            "        k = get_ipython().kernel\n"
+            "        k.session.send(k.iopub_socket, 'status', {'execution_state': 'idle'},\n"
+            "                       parent=k.get_parent('shell'), ident=k._topic('status'))\n"
+            "        while True:\n            try:\n                time.sleep(60)\n"
+            "            except BaseException:\n                pass\n"
+            "    return np.zeros((2, 2))")}),
         "memory bomb": ("blob = bytearray(8 * 1024**3)", "ch04_rotation", {}),
         "gigantic output": ("print('x' * 5_000_000)", None, {}),
         "sys.exit": ("", None, {"ch04_rotation": models["ch04_rotation"] + "\nimport sys\nsys.exit(1)"}),
@@ -334,6 +345,7 @@ EXPECTED = {  # student: (status, score of the 6 autograded points, words the me
     "edited test cell": ("repaired", 3, "edited"),
     "infinite loop": ("timeout", 6, "limit"),
     "loop that ignores interrupts": ("timeout", 3, "limit"),
+    "stuck only when graded": ("timeout", 3, "limit"),
     "memory bomb": ("memory", 6, "memory"),
     "gigantic output": ("ok", 6, "cut"),
     "sys.exit": ("ok", 6, ""),
