@@ -1,6 +1,6 @@
 """nbgrader configuration of the course *Where Words Are*: one assignment per chapter of the book.
 
-Run nbgrader from this folder (``cd exercises && nbgrader generate_assignment ch04_rotation``), or let
+Run nbgrader from this folder (``cd exercises && nbgrader generate_assignment ch04_rotation --force``), or let
 ``python -m posenc_grader`` and ``python -m posenc_grader.release`` do it for you.
 """
 
@@ -25,3 +25,7 @@ from nbgrader.converters import Autograde  # noqa: E402
 SANITIZE = "posenc_grader.sanitize.Sanitize"
 c.Autograde.autograde_preprocessors = [*Autograde.class_traits()["autograde_preprocessors"].default(), SANITIZE]
 c.HTMLExporter.preprocessors = [SANITIZE]
+# nbgrader's own feedback (`nbgrader generate_feedback`, the formgrader's button) shows every hidden test's code
+# unless they are cut: posenc_grader.feedback.HideHiddenTests does, before nbgrader's own two steps.
+c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "nbgrader.preprocessors.GetGrades",
+                                    "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]

@@ -211,8 +211,9 @@ def test_a_new_question_gets_its_cells_its_solution_folders_and_its_points_and_i
     assert not (tmp_path / "exercises" / "release").exists()
     shutil.copytree(COURSE.root / "release" / "ch03_ladder", tmp_path / "submissions" / "ada" / "ch03_ladder")
     with pytest.raises(RuntimeError, match=r"(?s)refusing to grade: \d+ TODO.*: cell ch03_half_turns_tests"):
-        grade_class(tmp_path / "submissions", tmp_path / "out", course=tmp_path / "exercises")
-    assert not (tmp_path / "out").exists()
+        grade_class(tmp_path / "submissions", tmp_path / "out", course=tmp_path / "exercises", sandboxed=False)
+    assert not (tmp_path / "out" / "grades.csv").exists()
+    Course.find(tmp_path / "exercises").refuse_unfinished("grade", ["ch04_rotation"])  # a draft elsewhere stops nothing
     assert new_question.main(["ch03_ladder", "half_turns", "--root", str(tmp_path)]) == 2, "nor checked"
     assert new_question.main(["ch03_ladder", "quarter_turns", "--root", str(tmp_path)]) == 2, "no such question"
     assert new_question.main(["ch03_ladder", "half_turns", "2", "--root", str(tmp_path)]) == 2
@@ -262,8 +263,7 @@ def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
     assert "wrong_solutions/ch04_rotation.py, mistake unchanged, is not named by the self-check (pass" in broken
     assert "wrong_solutions/ch04_rotation.py, mistake unchanged, passes the hidden tests" in broken
     mistakes.write_text('MISTAKES = {"stale": ("it is stale. Hint: none.", {"c, s = np.cos(a)": ""})}\n')
-    with pytest.raises(ValueError, match="ch04_rotation.py, mistake stale: the model answer holds 'c, s = np.cos"
-                                         r"\(a\)' 0 times, not once"):
+    with pytest.raises(ValueError, match=r"ch04_rotation.py, mistake stale: 'c, s = np.cos\(a\)' is not in the model"):
         self_checks.problems(tmp_path, nb, "ch04_rotation")
 
 

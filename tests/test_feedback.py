@@ -19,13 +19,13 @@ from types import SimpleNamespace
 import nbformat
 import pytest
 from conftest import hidden_lines
-from grading_kit import CLOCKWISE, ROTATION, grade, grade_by_hand, read, solved, write
+from grading_kit import CLOCKWISE, COURSE, ROTATION, grade, grade_by_hand, read, solved, write
 
 from posenc_grader import refresh
 from posenc_grader.course import HIDDEN_TESTS, nbgrader_meta
 from posenc_grader.feedback import HIDDEN_NOTE, hide
 from posenc_grader.marks import Mark
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, SAFE_FEEDBACK
 
 (ASSIGNMENT, NOTEBOOK), STUDENT = ROTATION, "Ada Lovelace"
 WRONG = "ch04_rotation"  # the answer replaced by a wrong one (clockwise), whose hidden tests then fail
@@ -132,6 +132,17 @@ def test_nbgraders_own_generate_feedback_in_the_course_cuts_the_hidden_tests_too
     pages, lines = loop["nbgrader's own"]["pages"], hidden_lines(read("source"))
     assert len(pages) == 1 and "hidden tests: their code is not shown" in pages[0]
     assert HIDDEN_TESTS[0] not in pages[0] and [line for line in lines if line in pages[0]] == []
+
+
+def test_the_courses_own_configuration_cuts_the_hidden_tests_as_the_graded_course_does():
+    """Plain nbgrader in a copy of exercises/ (no grader run) gets what the test above checks in OUT."""
+    from traitlets.config import Config
+
+    safe = Config()
+    exec(SAFE_FEEDBACK, {"c": safe})
+    own = COURSE.config()
+    for section in ("GenerateFeedback", "HTMLExporter"):
+        assert own[section].preprocessors == safe[section].preprocessors
 
 
 @pytest.mark.grader

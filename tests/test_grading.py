@@ -288,6 +288,8 @@ def graded(tmp_path_factory, prepared_course):
         write(submissions / student / ROTATION[0] / name, content)
     write(submissions / "perfect" / ROTATION[0] / "rotation.ipynb", solved())
     write(submissions / "perfect" / ROTATION[0] / "rotation-old.ipynb", read("release"))
+    for name, text in (("timestamp.txt", "2026-12-05 10:00:00 UTC"), ("submission_secret.txt", secrets.token_hex())):
+        (submissions / "perfect" / ROTATION[0] / name).write_text(text)  # as nbgrader's exchange collects them
     for student in ("only a pdf", MALLORY, EVE, LONG):
         (submissions / student / ROTATION[0]).mkdir(parents=True)
         (submissions / student / ROTATION[0] / "answers.pdf").write_bytes(b"%PDF-1.4")
@@ -375,6 +377,16 @@ def test_bad_submission_gets_a_score_a_status_and_a_message(graded, student):
     row = rows[(student, *ROTATION)]
     assert (row["status"], row["score"]) == (status, score) and words in row["message"], row["message"]
     assert row["max_score"] == 12  # 6 autograded + 6 by hand (two written proofs)
+
+
+def test_nbgraders_exchange_releases_the_page_of_a_submission_it_collected(graded, tmp_path):
+    out = graded[0] / "out"
+    command = [sys.executable, "-m", "nbgrader", "release_feedback", ROTATION[0], "--student=perfect",
+               f"--CourseDirectory.feedback_directory={out / HAND_BACK / 'feedback'}", f"--Exchange.root={tmp_path}"]
+    released = subprocess.run(command, cwd=out / INSTRUCTOR_ONLY, capture_output=True, text=True)
+    assert released.returncode == 0, released.stderr
+    page = out / HAND_BACK / "feedback" / "perfect" / ROTATION[0] / "rotation.html"
+    assert [p.read_text() for p in (tmp_path / "where-words-are" / "feedback").glob("*.html")] == [page.read_text()]
 
 
 def test_a_second_file_for_the_same_notebook_is_named_and_not_graded(graded):

@@ -70,7 +70,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
-    the_course.refuse_unfinished("grade")
     if sandboxed and sandbox.problem():
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     people = read_roster(roster) if roster else {}
@@ -101,6 +100,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         why_missing = {p.key[:2]: f"{p.reason} (see {staging.REPORT})" for p in placements if p.outcome == "missing"}
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
+    the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
     for row in rows:
         if row.status == "missing" and row.key[:2] in why_missing:
             row.notes = [why_missing[row.key[:2]]]

@@ -15,6 +15,7 @@ import os
 import re
 import shutil
 import sys
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -129,9 +130,11 @@ class Course:
                                   answer_source(path, answer) if kind == "correct" else path.read_text("utf-8"))]
         return found
 
-    def refuse_unfinished(self, doing: str) -> None:
-        """Raise ``RuntimeError`` naming every TODO left (:meth:`unfinished`): no question ships unfinished."""
-        if found := self.unfinished():
+    def refuse_unfinished(self, doing: str, assignments: Iterable[str] | None = None) -> None:
+        """Raise ``RuntimeError`` naming every TODO left (:meth:`unfinished`) in ``assignments`` (by default all): no
+        question ships unfinished, and a draft in another assignment stops nothing."""
+        if found := [line for line in self.unfinished()
+                     if assignments is None or line.partition("/")[0] in assignments]:
             raise RuntimeError(f"refusing to {doing}: {len(found)} TODO left by `make new-question` (replace each, "
                                "as the instructor guide says):\n  " + "\n  ".join(found))
 

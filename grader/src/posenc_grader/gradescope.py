@@ -135,12 +135,12 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
         raise FileNotFoundError(f"no checkout of posenc and posenc-grader at {repository} (pass --repository DIR)")
     if visibility not in VISIBILITIES:
         raise ValueError(f"visibility must be one of {', '.join(VISIBILITIES)}, got {visibility!r}")
-    the_course.refuse_unfinished("write autograders")
     known = the_course.assignments()
     unknown = [a for a in assignments if a not in known]
     if unknown or not assignments:
         raise ValueError(f"no assignment {', '.join(unknown) or '(none given)'} in {the_course.root / 'source'}; "
                          f"there are {', '.join(known)}")
+    the_course.refuse_unfinished("write autograders", assignments)
     out = Path(out)
     out.mkdir(parents=True, exist_ok=True)
     requirements = lock(repository)

@@ -26,6 +26,9 @@ from .submissions import Row
 HAND_BACK = "hand_back"              # what students may receive
 INSTRUCTOR_ONLY = "instructor_only"  # what never leaves: solutions, hidden tests, the gradebook, all submissions
 WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepared course, a download, scratch
+#: What an nbgrader exchange's ``collect`` puts beside a submission, and ``nbgrader release_feedback`` reads beside its
+#: page: when it was handed in, and the student's own secret that names the page in the exchange.
+EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")
 PREPARED = WORK / "prepared"
 
 #: Appended to the class course's ``nbgrader_config.py``: nbgrader's own feedback (``nbgrader generate_feedback``
@@ -170,7 +173,10 @@ class ClassRecord:
                 nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message}
         write_json(self.status_file, self.statuses)
-        self.write_page(row.key)
+        page = self.write_page(row.key)
+        for found in [row.path.parent / name for name in EXCHANGE_FILES] if row.path else []:
+            if found.is_file() and not found.is_symlink() and found.stat().st_size <= 1024:
+                shutil.copyfile(found, page.parent / found.name)
         return self.mark(row.key)
 
     def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> bool:

@@ -36,9 +36,10 @@ def mistakes(tests: Path, source: NotebookNode, answer: str) -> dict[str, tuple[
         for name, (said, changes) in runpy.run_path(str(path))["MISTAKES"].items():
             wrong = model
             for old, new in changes.items():
-                if wrong.count(old) != 1:
-                    raise ValueError(f"{'/'.join(path.parts[-4:])}, mistake {name}: the model answer holds {old!r} "
-                                     f"{wrong.count(old)} times, not once: quote more of it, or mend the change")
+                if (count := wrong.count(old)) != 1:
+                    where = "is not in" if count == 0 else f"is {count} times in"
+                    raise ValueError(f"{'/'.join(path.parts[-4:])}, mistake {name}: {old!r} {where} the model answer, "
+                                     "where a change must find it once: quote more of it, or mend the change")
                 wrong = wrong.replace(old, new)
             listed[name] = (said, wrong)
     return listed
