@@ -5,6 +5,9 @@ MISTAKES = {
                      {"np.sqrt(q.shape[-1])": "q.shape[-1]"}),
     "missing_sqrt_d": ("the scores are not scaled. Hint: divide q kᵀ by the square root of d, the width of q and k.",
                        {"q @ k.T / np.sqrt(q.shape[-1])": "q @ k.T"}),
+    "rounded_scale": ("the scale is rounded to a whole number, right only where d is a square. Hint: divide by the "
+                      "square root of d itself, not its integer part.",
+                      {"np.sqrt(q.shape[-1])": "int(np.sqrt(q.shape[-1]))"}),
     "softmax_over_columns": ("the softmax runs down the columns. Hint: each query's weights form a row, and a row "
                              "should sum to 1.",
                              {"max(axis=1,": "max(axis=0,", "sum(axis=1,": "sum(axis=0,"}),

@@ -7,7 +7,7 @@ from scipy.linalg import circulant
 
 def is_circulant(s, tol=1e-9):
     if s.shape[0] != s.shape[1]:
-        raise ValueError("only a square matrix can be circulant")
+        raise ValueError(f"Square matrix required, got shape {s.shape}")
     return bool(np.allclose(circulant(s[:, 0]), s, rtol=0, atol=tol))
 
 

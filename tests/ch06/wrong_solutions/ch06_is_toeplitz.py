@@ -14,6 +14,9 @@ MISTAKES = {
     "first_row_only": ("it says True for a matrix whose last entry breaks the diagonal. Hint: check every entry, down "
                        "to the last row.",
                        {"s[:-1, :-1] - s[1:, 1:]": "s[0, :-1] - s[1, 1:]"}),
+    "one_sided": ("it says True for a matrix whose last entry is lowered below its diagonal. Hint: compare the size "
+                  "of each difference with tol, whichever entry is the larger.",
+                  {"np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol": "s[1:, 1:] - s[:-1, :-1] <= tol"}),
     "square_diagonals": ("it says True for a matrix with more columns than rows whose last entry breaks its diagonal. "
                          "Hint: a matrix with more columns than rows has more diagonals above the main one than below "
                          "it: check them all.",
