@@ -8,6 +8,11 @@ MISTAKES = {
     "half_layout": ("the rotary part pairs the coordinates (j, j + d_rope/2). Hint: the pairs are neighbours, (2j, "
                     "2j+1), as in DeepSeek's checkpoints.",
                     {"a, b = v[0::2], v[1::2]": "a, b = v[:d_rope // 2], v[d_rope // 2:]"}),
+    "no_odd_check": ("an odd d_rope is not refused: with one or three coordinates numpy pairs what it can and "
+                     "returns a number. Hint: check d_rope first, and raise ValueError when it is odd.",
+                     {"    if d_rope % 2:\n"
+                      '        raise ValueError(f"latent_score: the rotary part must have an even width, got d_rope = '
+                      '{d_rope}")\n': ""}),
     "positions_swapped": ("the offset has the wrong sign: the positions are swapped (the query turned by n, the key "
                           "by m), or both parts are turned clockwise. Hint: the query sits at m and the key at n, "
                           "and each pair (a, b) turns counter-clockwise, to (a cos - b sin, a sin + b cos).",

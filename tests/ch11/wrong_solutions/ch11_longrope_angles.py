@@ -16,6 +16,10 @@ MISTAKES = {
                                                  "    if d % 2 or"}),
     "factors_multiply": ("the factors multiply the frequencies. Hint: a factor above 1 slows its hand: divide by it.",
                          {"/ factors)": "* factors)"}),
+    "first_plus_count": ("the length is the first position plus the number of positions, as if the batch ran on "
+                         "without gaps. Hint: positions need be neither consecutive nor in order: a batch's length is "
+                         "its largest position plus one.",
+                         {"positions.max() + 1 if positions.size": "positions[0] + len(positions) if positions.size"}),
     "largest_position": ("the length is taken to be the largest position, not the largest position plus one. Hint: "
                          "positions count from 0: a batch whose largest position is p is p + 1 positions long.",
                          {"positions.max() + 1": "positions.max()"}),

@@ -4,6 +4,10 @@ MISTAKES = {
     "a_is_zero": ("it tests whether A is zero, which is enough but not needed: the state may move without ever "
                   "reaching the output. Hint: what matters is the products W_out A^l W_in, not A alone.",
                   {"np.abs(w_out @ reach).max()": "np.abs(a).max()"}),
+    "exact_zero": ("a product counts as zero only when it is exactly zero: round-off of 1e-16 makes a layer that is "
+                   "blind to order look aware of it. Hint: treat a matrix as zero when none of its entries exceeds "
+                   "1e-9 in absolute value.",
+                   {"np.abs(w_out @ reach).max() <= 1e-9": "not np.any(w_out @ reach)"}),
     "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
                           "Hint: which offsets between a token and a later output can occur among the n tokens?",
                           {"range(1, n)": "range(1, min(n, 2))"}),
