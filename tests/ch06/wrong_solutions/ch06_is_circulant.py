@@ -17,7 +17,8 @@ MISTAKES = {
                             "diagonals: a Toeplitz matrix whose corner happens to match passes. Hint: every entry "
                             "must match the one below and to the right, wrapping around at both edges.",
                             {"bool(np.all(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1))) <= tol))":
-                             "bool(np.all(np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol) and abs(s[-1, 0] - s[0, 1]) <= tol)"}),
+                             "bool(np.all(np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol)\n"
+                             "                and abs(s[-1, 0] - s[0, 1]) <= tol)"}),
     "shift_wrong_way": ("each row is compared with the row above shifted left. Hint: shift a row right by one, the "
                         "last entry wrapping to the front: it should match the row below.",
                         {"(-1, -1), axis": "(-1, 1), axis"}),
