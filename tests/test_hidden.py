@@ -54,6 +54,8 @@ def test_scalars_subclasses_and_tensors_cross_as_plain_numbers_and_arrays():
     assert np.array_equal(across(torch.ones(2, 3, requires_grad=True)), np.ones((2, 3), dtype=np.float32))
     assert across(torch.ones(2, dtype=torch.bfloat16)).dtype == np.float32
     assert across(np.zeros((0, 3))).shape == (0, 3) and across(np.array(2.5)).shape == ()
+    assert type(across(np.longdouble(0.5))) is float and across(np.clongdouble(1j)) == 1j  # what answer_as accepts
+    assert across(np.ones(2, dtype=np.longdouble)).dtype == np.float64
 
 
 @pytest.mark.parametrize("value,kind", [

@@ -37,6 +37,8 @@ class NotWireData(ValueError):
 def _array(value) -> dict:
     """An array as dtype, shape and base64 bytes (little-endian); a dtype outside :data:`DTYPES` is refused."""
     array = np.asarray(value)
+    if array.dtype.kind in "fc" and array.dtype.newbyteorder("<").str not in DTYPES:  # a long double
+        array = array.astype(complex if array.dtype.kind == "c" else float)
     array = array.astype(array.dtype.newbyteorder("<"), copy=False)
     if array.dtype.str not in DTYPES:
         raise NotWireData(f"array of {array.dtype} values")
@@ -69,6 +71,8 @@ def pack(value, depth: int = 0):
         return {"complex": [value.real.hex(), value.imag.hex()]}
     if isinstance(value, np.generic) and value.dtype.str.replace(">", "<") in DTYPES:
         return pack(value.item(), depth)
+    if isinstance(value, (np.floating, np.complexfloating)):  # a long double: what a float or complex can hold
+        return pack(complex(value) if np.iscomplexobj(value) else float(value), depth)
     if isinstance(value, np.ndarray):
         return _array(value)
     if kind.__module__.partition(".")[0] == "torch" and kind.__name__ in ("Tensor", "Parameter"):

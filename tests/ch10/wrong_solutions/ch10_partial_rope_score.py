@@ -1,6 +1,10 @@
 """Mistakes in partial_rope_score, each the model answer with the changes written here (old text: new text)."""
 
 MISTAKES = {
+    "half_layout": ("it pairs dimension j with j + r/2, as GPT-NeoX's code lays out its halves. Hint: here the pairs "
+                    "are neighbours, (2j, 2j+1), within the first r dimensions.",
+                    {"a, b = x[0:r:2].copy(), x[1:r:2].copy()": "a, b = x[:r // 2].copy(), x[r // 2:r].copy()",
+                     "x[0:r:2], x[1:r:2] = ": "x[:r // 2], x[r // 2:r] = "}),
     "last_dims_rotated": ("it rotates the last r dimensions. Hint: the first r dimensions turn.",
                           {"a, b = x[0:r:2].copy(), x[1:r:2].copy()":
                            "a, b = x[len(x) - r::2].copy(), x[len(x) - r + 1::2].copy()",

@@ -8,9 +8,10 @@ MISTAKES = {
     "sink_has_a_value": ("the sink's weight goes to the first token's value instead of being dropped. Hint: the sink "
                          "is a column of the softmax with no value: its weight adds nothing to the output.",
                          {"weights @ v": "weights @ v + (1 - weights.sum(axis=-1, keepdims=True)) * v[:, :1]"}),
-    "sink_in_every_score": ("the sink logit is added to every score rather than set beside them as one more column. "
-                            "Hint: adding the same number to a whole row changes no softmax weight; the sink needs a "
-                            "column of its own.",
+    "sink_in_every_score": ("the weights are a plain softmax, as if there were no sink: the sink was left out, added "
+                            "to every score (which changes no weight), or its column dropped and the rest "
+                            "renormalised. Hint: the sink is one more column of the softmax; its weight is then "
+                            "dropped, never given back to the keys.",
                             {"  # (H, N, N)": " + sinks[:, None, None]  # (H, N, N)",
                              "np.maximum(scores.max(axis=-1, keepdims=True), sinks[:, None, None])":
                              "scores.max(axis=-1, keepdims=True)",
