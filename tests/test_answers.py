@@ -103,6 +103,13 @@ def test_a_check_names_a_listed_mistake_only_when_it_gives_all_its_results(answe
     assert words in str(failed.value)
 
 
+def test_a_check_reads_what_an_exception_says_where_the_question_asks(capsys):
+    check(positive, LOG, hint="", says="{0}")
+    assert capsys.readouterr().out.startswith("\N{CHECK MARK} positive passes")
+    with pytest.raises(SelfCheckFailed, match=r"<lambda>\(0\) raised ValueError, but its message does not say '0.0'"):
+        check(lambda x: positive(x) if x else int("x"), LOG, hint="", says="{0}")
+
+
 def test_a_check_takes_the_matrix_as_nested_lists_as_the_hidden_tests_do(capsys):
     check(lambda angle: rotation(angle).tolist(), STORED, hint="")
     assert capsys.readouterr().out.startswith("\N{CHECK MARK} <lambda> passes")

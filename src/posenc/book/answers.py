@@ -223,7 +223,7 @@ def _same(name: str, got, want, args: tuple) -> bool:
     return close(got, want)
 
 
-def check(function: Callable, stored: str, *, hint: str) -> None:
+def check(function: Callable, stored: str, *, hint: str, says: str = "") -> None:
     """The self-check of one answer: call ``function`` on the stored inputs and compare with the stored results
     (by :func:`close`; a count or True/False exactly).
 
@@ -232,6 +232,8 @@ def check(function: Callable, stored: str, *, hint: str) -> None:
     function : the student's answer.
     stored : the inputs and results, written by :func:`store` when the question was published.
     hint : what a wrong answer that matches no listed mistake is told.
+    says : where the answer must raise, what the exception's message must hold, whatever the case: a format
+        string over the arguments (``"{1.shape[0]}"``: the length of the second).
 
     Prints a tick when every case passes; raises :class:`SelfCheckFailed` when one does not, naming the listed
     mistake that gives what the answer gives on every input, or else what went wrong at the first wrong case.
@@ -242,6 +244,10 @@ def check(function: Callable, stored: str, *, hint: str) -> None:
     got = [outcome(name, function, args) for args in cases]
     wrong = [i for i, args in enumerate(cases) if not _same(name, got[i], data["want"][i], args)]
     if not wrong:
+        for args, value, want in zip(cases, got, data["want"], strict=True):
+            if says and isinstance(want, type) and says.format(*args).lower() not in str(value).lower():
+                fail(f"{call_text(name, args)} raised {type(value).__name__}, but its message does not say "
+                     f"{says.format(*args)!r}.", hint)
         passed(name, len(cases))
         return
     for problem, mistake_hint, results in data["mistakes"]:
