@@ -54,7 +54,7 @@ def error_output(ename: str, evalue: str) -> NotebookNode:
     return NotebookNode(output_type="error", ename=ename, evalue=evalue, traceback=[f"{ename}: {evalue}"])
 
 
-def _failed(cell: NotebookNode) -> bool:
+def _holds_error(cell: NotebookNode) -> bool:
     """Whether ``cell`` holds an error output, which makes nbgrader score it zero."""
     return any(o.output_type == "error" for o in cell.get("outputs", []))
 
@@ -201,9 +201,9 @@ class GradingExecute(Execute):
             trouble = self._execute(cell, index)
         finally:
             cell.source = source
-        if tests and not trouble and not _failed(cell):  # else it scores 0
+        if tests and not trouble and not _holds_error(cell):  # else it scores 0
             found = hidden.run(tests, self.answer_names, lambda name, request: self._call(cell, index, name, request))
-            if found and not _failed(cell):  # unless a call failed it already; first: nbgrader reads outputs in order
+            if found and not _holds_error(cell):  # unless a call failed it; first: nbgrader reads outputs in order
                 cell.outputs.insert(0, error_output(*found))
         return cell, self.resources
 

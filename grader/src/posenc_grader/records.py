@@ -26,10 +26,10 @@ from .submissions import Row
 HAND_BACK = "hand_back"              # what students may receive
 INSTRUCTOR_ONLY = "instructor_only"  # what never leaves: solutions, hidden tests, the gradebook, all submissions
 WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepared course, a download, scratch
+PREPARED = WORK / "prepared"
 #: What an nbgrader exchange's ``collect`` puts beside a submission, and ``nbgrader release_feedback`` reads beside its
 #: page: when it was handed in, and the student's own secret that names the page in the exchange.
 EXCHANGE_FILES = ("timestamp.txt", "submission_secret.txt")
-PREPARED = WORK / "prepared"
 
 #: Appended to the class course's ``nbgrader_config.py``: nbgrader's own feedback (``nbgrader generate_feedback``
 #: or the formgrader's button, run in ``instructor_only``) then cuts the hidden tests too, and every page nbconvert
