@@ -92,7 +92,7 @@ def test_the_stored_values_hold_inputs_and_results_never_a_function():
      "<lambda>(0.5) does not give the right result. Hint: the hint"),
     (lambda angle: [[1.0, 0.0], [0.0]], STORED, "returned a list that is no array of numbers"),
     (lambda angle: 1 / 0, STORED, "raised ZeroDivisionError: division by zero"),
-    (np.eye(2), STORED, "your answer is a ndarray, not a function. Hint: define it with `def`."),
+    (np.eye(2), STORED, "your answer is an ndarray, not a function. Hint: define it with `def`."),
     (np.log1p, LOG, "log1p(2): it adds 1 before the log. Hint: log(x), not log(1 + x)."),
     (lambda x: 2 * np.log(x) if x else int("x"), LOG, "<lambda>(2) does not give the right result. Hint: the hint"),
     (lambda x: np.log(x) if x else 1 / x, LOG, "<lambda>(0) raised ZeroDivisionError, not ValueError. Hint: the"),

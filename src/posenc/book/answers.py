@@ -76,8 +76,9 @@ def _numeric(array: np.ndarray) -> bool:
     return array.dtype.kind in "biufc"
 
 
-def _a(kind: str) -> str:
-    return ("an " if kind[:1].lower() in "aeiou" else "a ") + kind
+def a_or_an(kind: str) -> str:
+    """``kind`` after its article: "an int", "a list", "an ndarray"."""
+    return ("an " if kind[:1].lower() in "aeiou" or kind.startswith("nd") else "a ") + kind
 
 
 def answer_as(name: str, value, want, args: tuple):
@@ -93,7 +94,7 @@ def answer_as(name: str, value, want, args: tuple):
     if isinstance(want, (bool, np.bool_)):
         if not isinstance(value, (bool, np.bool_)) and not (_is_array(value) and np.shape(value) == ()
                                                            and np.asarray(value).dtype == bool):
-            fail(f"{call} returned {_a(type(value).__name__)}, expected True or False.", "return True or False.")
+            fail(f"{call} returned {a_or_an(type(value).__name__)}, expected True or False.", "return True or False.")
         return bool(value)
     shape = np.shape(want)
     wanted = "a number" if shape == () else f"an array of shape {shape}"
@@ -101,15 +102,15 @@ def answer_as(name: str, value, want, args: tuple):
         f"return a numpy array (np.array(...)) of shape {shape}."
     if not (isinstance(value, (int, float, complex, np.number, list, tuple)) and not isinstance(value, bool)
             or _is_array(value)):
-        fail(f"{call} returned {_a(type(value).__name__)}, expected {wanted}.", fix)
+        fail(f"{call} returned {a_or_an(type(value).__name__)}, expected {wanted}.", fix)
     try:
         array = _as_numpy(value)
     except (ValueError, TypeError, RuntimeError):  # a ragged list, a list of tensors that numpy cannot join
-        fail(f"{call} returned {_a(type(value).__name__)} that is no array of numbers, expected {wanted}.", fix)
+        fail(f"{call} returned {a_or_an(type(value).__name__)} that is no array of numbers, expected {wanted}.", fix)
     if not _numeric(array):
         fail(f"{call} returned {array.dtype} values, expected {wanted}.", fix)
     if array.shape != shape:
-        fail(f"{call} returned {_a(type(value).__name__)} of shape {array.shape}, expected {wanted}.", fix)
+        fail(f"{call} returned {a_or_an(type(value).__name__)} of shape {array.shape}, expected {wanted}.", fix)
     if np.iscomplexobj(array):
         if not close(array.imag, np.zeros(shape)):
             fail(f"{call} returned complex numbers.", "the answer is real: take the real part.")
@@ -136,7 +137,7 @@ def _as_numpy(value) -> np.ndarray:
 def outcome(name: str, function: Callable, args: tuple):
     """What ``function(*args)`` gives, on copies of the arguments: its value, or the exception it raised."""
     if not callable(function):
-        fail(f"{name} is {_a(type(function).__name__)}, not a function.", "define it with `def`.")
+        fail(f"{name} is {a_or_an(type(function).__name__)}, not a function.", "define it with `def`.")
     try:
         with warnings.catch_warnings(), np.errstate(all="ignore"):
             warnings.simplefilter("ignore")
@@ -258,7 +259,7 @@ def check(function: Callable, stored: str, *, hint: str, says: str = "") -> None
     if isinstance(want, type) and isinstance(value, Exception):
         fail(f"{call} raised {type(value).__name__}, not {want.__name__}.", hint)
     if isinstance(want, type):
-        fail(f"{call} returned a result, expected {_a(want.__name__)}.", hint)
+        fail(f"{call} returned a result, expected {a_or_an(want.__name__)}.", hint)
     if isinstance(value, Exception):
         fail(f"{call} raised {type(value).__name__}: {value}.",
              "call it on a small example in a scratch cell and read the error.")

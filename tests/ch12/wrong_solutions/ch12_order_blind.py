@@ -8,6 +8,9 @@ MISTAKES = {
                    "blind to order look aware of it. Hint: treat a matrix as zero when none of its entries exceeds "
                    "1e-9 in absolute value.",
                    {"np.abs(w_out @ reach).max() <= 1e-9": "not np.any(w_out @ reach)"}),
+    "float32": ("it computes in float32, whose round-off (about 1e-7 of an entry) is above the 1e-9 the question "
+                "allows: a product that is zero comes out as 1e-8. Hint: compute in float64.",
+                {"dtype=float)": "dtype=np.float32)"}),
     "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
                           "Hint: which offsets between a token and a later output can occur among the n tokens?",
                           {"range(1, n)": "range(1, min(n, 2))"}),
