@@ -5,6 +5,9 @@ MISTAKES = {
                      "the scores of the keys n > m to -inf before the softmax (the sink is never masked).",
                      {"    if causal:\n        n = scores.shape[-1]\n"
                       "        scores = np.where(np.tril(np.ones((n, n), dtype=bool)), scores, -np.inf)\n": ""}),
+    "scores_unscaled": ("the scores are not divided by sqrt(d). Hint: each score q_m . k_n is divided by the square "
+                        "root of the head's width, as in plain attention; the sink logit is not.",
+                        {" / np.sqrt(q.shape[-1])  # (H, N, N)": "  # (H, N, N)"}),
     "sink_has_a_value": ("the sink's weight goes to the first token's value instead of being dropped. Hint: the sink "
                          "is a column of the softmax with no value: its weight adds nothing to the output.",
                          {"weights @ v": "weights @ v + (1 - weights.sum(axis=-1, keepdims=True)) * v[:, :1]"}),
