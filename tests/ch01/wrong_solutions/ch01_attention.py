@@ -1,6 +1,9 @@
 """Mistakes in attention, each the model answer with the changes written here (old text: new text)."""
 
 MISTAKES = {
+    "capped_scores": ("the scores are capped instead of shifted, so large scores tie. Hint: subtract each row's "
+                      "largest score before exp: that changes no weight and cannot overflow.",
+                      {"np.exp(scores - scores.max(axis=1, keepdims=True))": "np.exp(np.clip(scores, -700, 700))"}),
     "divided_by_d": ("the scores are divided by d itself. Hint: the scale is the square root of d.",
                      {"np.sqrt(q.shape[-1])": "q.shape[-1]"}),
     "missing_sqrt_d": ("the scores are not scaled. Hint: divide q kᵀ by the square root of d, the width of q and k.",
