@@ -212,9 +212,10 @@ class GradingExecute(Execute):
         source notebook's); none for any other cell, whatever its text (a student's is code, run whole). A test cell
         that holds hidden tests the executor was not given is a misconfiguration: it stops the notebook."""
         tests = self.hidden_tests.get(grade_id(cell), "") if cell.cell_type == "code" else ""
-        if not tests and hidden.is_test_cell(cell) and hidden.split(cell.source)[1]:
+        visible, marked = hidden.split(cell.source)
+        if not tests and marked and hidden.is_test_cell(cell):
             raise RuntimeError(f"{grade_id(cell)} holds hidden tests that GradingExecute.hidden_tests does not")
-        return (hidden.split(cell.source)[0] if tests else cell.source), tests
+        return (visible if tests else cell.source), tests
 
     def _execute(self, cell, index: int, blame=None) -> str | None:
         """Run ``cell`` in the kernel, containing what it does: None, ``"crashed"`` or ``"timeout"``. A failure is

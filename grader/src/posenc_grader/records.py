@@ -207,12 +207,13 @@ class ClassRecord:
 
         page, autograded, entry = self.page(key), self._path("autograded", key), self.statuses["\t".join(key)]
         page.parent.mkdir(parents=True, exist_ok=True)
-        text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
         if autograded.is_file() and key[1:] in self.known:
             try:
                 text = feedback.render(autograded, key, self.mark(key).summary, self.db_url)
             except Exception:  # noqa: BLE001 -- one page that cannot be drawn never stops the others
                 text = feedback.plain_page(key[1], key[2], "page_error", PAGE_ERROR)
+        else:
+            text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
         page.write_text(text, encoding="utf-8")
         return page
 
