@@ -110,7 +110,8 @@ def answer_as(name: str, value, want, args: tuple):
     if not _numeric(array):
         fail(f"{call} returned {array.dtype} values, expected {wanted}.", fix)
     if array.shape != shape:
-        fail(f"{call} returned {a_or_an(type(value).__name__)} of shape {array.shape}, expected {wanted}.", fix)
+        fail(f"{call} returned {a_or_an(type(value).__name__)} of shape {array.shape}, expected {wanted}.",
+             fix if shape == () else f"count the entries along each axis of your result: {shape} is wanted.")
     if np.iscomplexobj(array):
         if not close(array.imag, np.zeros(shape)):
             fail(f"{call} returned complex numbers.", "the answer is real: take the real part.")
