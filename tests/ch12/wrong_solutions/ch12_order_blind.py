@@ -14,6 +14,9 @@ MISTAKES = {
     "no_absolute_value": ("an entry is compared with 1e-9 by its sign, not its size: a product of negative entries "
                           "counts as zero. Hint: none of a matrix's entries may exceed 1e-9 in absolute value.",
                           {"np.abs(w_out @ reach).max() <= 1e-9": "(w_out @ reach).max() <= 1e-9"}),
+    "strict": ("an entry of exactly 1e-9 does not count as zero: the question treats a matrix as zero when none of "
+               "its entries exceeds 1e-9. Hint: compare with <=, not <.",
+               {"<= 1e-9": "< 1e-9"}),
     "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
                           "Hint: which offsets between a token and a later output can occur among the n tokens?",
                           {"range(1, n)": "range(1, min(n, 2))"}),
