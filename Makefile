@@ -151,11 +151,13 @@ gradescope: $(VENV)/.grader  ## Gradescope autograders: make gradescope OUT=dir 
 	$(PY) -m posenc_grader.gradescope $(ASSIGNMENTS) --out "$(OUT)"
 
 # Publishing refuses a course with a TODO left; it checks each question of ASSIGNMENTS with each of its answers and
-# stores the self-checks' values (tools/self_checks.py), then nbgrader writes the student versions.
+# stores the self-checks' values (tools/self_checks.py), then nbgrader writes the student versions and the points
+# table of appendix/exercises.md is written again.
 exercises: $(VENV)/.grader  ## check the questions and regenerate exercises/release/: make exercises [ASSIGNMENTS=...]
 	$(PY) tools/course_links.py
 	$(PY) tools/self_checks.py $(ASSIGNMENTS)
 	$(PY) -m posenc_grader.release
+	$(PY) tools/exercise_table.py
 
 release: $(VENV)/.grader  ## bump the version, regenerate what names it, commit and tag: make release VERSION=x.y.z
 	@test -n "$(VERSION)" || { echo "usage: make release VERSION=x.y.z"; exit 2; }

@@ -549,3 +549,46 @@ def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its
         assert not any(g.needs_manual_grade for g in ada.grades)  # graded by hand, and the same file
         assert {g.name for g in alan.grades if g.needs_manual_grade} == {"ch04_offset_proof", "ch04_orthogonal_forced"}
         assert not any(c.manual_comment for c in alan.comments)
+
+
+@pytest.mark.grader
+def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_graded_again(graded, prepared_course,
+                                                                                            tmp_path):
+    """A test's points lowered (3 to 2) and a question's text changed after the sample was graded, and Lovelace by
+    hand: her same file, graded again, keeps her hand scores and is no edit of hers; the rows of this download not
+    graded again say so, until the class's own files are; a question added stops with what to do, changing nothing."""
+    out, course = tmp_path / "out", tmp_path / "course"
+    shutil.copytree(graded["canvas"][0], out)
+    course.mkdir()
+    shutil.copy(COURSE.config_file, course / "nbgrader_config.py")
+    shutil.copytree(COURSE.root / "source" / ASSIGNMENT, course / "source" / ASSIGNMENT)
+    source = course / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+    nb = read("source")
+    for cell in nb.cells:
+        if cell.metadata.get("nbgrader", {}).get("grade_id") == "ch04_rotation_tests":
+            cell.metadata.nbgrader.points = 2
+    nb.cells[[c.source.startswith("## 1.") for c in nb.cells].index(True)].source += "\n\nAn added sentence."
+    write(source, nb)
+    grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
+    said = []
+    again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
+        "perfect")})
+    grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv", progress=said.append)
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["max_score"]) == ("10", "11")
+    assert (rows["Lovelace, Ada"]["status"], rows["Lovelace, Ada"]["message"]) == ("ok", "graded")
+    assert "graded before the assignment changed" in rows["Turing, Alan"]["message"]
+    assert "graded before" not in rows["Noether, Emmy"]["message"]  # missing: its zeros need no grading
+    assert any("2 notebooks were graded before their assignment changed" in line for line in said)
+    grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course)
+    rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert (rows["Turing, Alan"]["score"], rows["Turing, Alan"]["max_score"], rows["Turing, Alan"]["message"]) == (
+        "2", "11", "graded")
+    assert rows["Lovelace, Ada"]["score"] == "10"
+    nb.cells.append(nbformat.v4.new_markdown_cell("A new question", metadata={"nbgrader": {
+        "grade_id": "ch04_added", "locked": True, "grade": False, "solution": False, "schema_version": 3}}))
+    write(source, nb)
+    before = (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes()
+    with pytest.raises(RuntimeError, match="grade the class into a new OUT"):
+        grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv")
+    assert (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes() == before

@@ -34,7 +34,7 @@ from . import gradebooks, parallel, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
 from .platforms import PLATFORMS, open_download
-from .records import PREPARED, WORK, ClassRecord, summarize
+from .records import INSTRUCTOR_ONLY, PREPARED, WORK, ClassRecord, summarize
 from .roster import read_columns, read_roster
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, grade
@@ -136,6 +136,10 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     say(f"wrote {record.write_csv()}")
-    for line in gradebooks.write(out) if download is not None else []:
+    for line in gradebooks.write(out):
         say(line)
+    if stale := record.stale():
+        say(f"warning: {len(stale)} notebooks were graded before their assignment changed ({', '.join(stale[:3])}"
+            f"{', ...' if len(stale) > 3 else ''}): grade them again, `python -m posenc_grader "
+            f"{out / INSTRUCTOR_ONLY / 'submitted'} --out {out}`")
     return done

@@ -152,23 +152,30 @@ def generate(course: Course, dest: Path) -> Path:
     ``dest`` receives ``nbgrader_config.py``, ``source/``, ``release/`` and ``gradebook.db``. Raises
     ``RuntimeError`` with nbgrader's log when an assignment fails (nbgrader itself only logs it).
     """
-    from nbgrader.apps import NbGraderAPI
-    from nbgrader.coursedir import CourseDirectory
-
-    ensure_tools_on_path()
     if dest.exists():
         shutil.rmtree(dest)
     shutil.copytree(course.root / "source", dest / "source")
     shutil.copy(course.config_file, dest / "nbgrader_config.py")
+    generate_in(Course(dest), course.assignments())
+    return dest
+
+
+def generate_in(course: Course, assignments: Iterable[str]) -> None:
+    """``nbgrader generate_assignment --force`` of each of ``assignments`` in ``course``'s own directory: the student
+    versions, and the gradebook's cells made or updated (nbgrader refuses to add or remove a cell of a notebook that
+    has submissions). Raises ``RuntimeError`` with nbgrader's log when one fails (nbgrader itself only logs it)."""
+    from nbgrader.apps import NbGraderAPI
+    from nbgrader.coursedir import CourseDirectory
+
+    ensure_tools_on_path()
     config = course.config()
-    config.CourseDirectory.root = str(dest)
+    config.CourseDirectory.root = str(course.root)
     api = NbGraderAPI(coursedir=CourseDirectory(config=config), config=config)
-    for assignment in course.assignments():
+    for assignment in assignments:
         result = api.generate_assignment(assignment)
         if not result["success"]:
             raise RuntimeError(f"nbgrader generate_assignment {assignment} failed:\n{result.get('log', '')}\n"
                                f"{result.get('error', '')}")
-    return dest
 
 
 def prepare(course: Course, cache: Path) -> Path:

@@ -19,6 +19,7 @@ from pathlib import Path
 
 import nbformat
 
+from .course import Course, generate_in, same_notebooks
 from .escapes import write_csv
 from .marks import Mark
 from .submissions import Row
@@ -42,6 +43,9 @@ c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "n
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
 c.HTMLExporter.preprocessors = ["posenc_grader.sanitize.Sanitize"]
 """
+#: The message of a row graded before its assignment changed, until it is graded again (:meth:`ClassRecord._follow`).
+STALE = ("; graded before the assignment changed: grade it again (the instructor guide, *Changing an assignment after "
+         "grading*)")
 #: A page that could not be drawn says, in place of the scores (which the gradebook and grades.csv keep):
 PAGE_ERROR = "this page could not be drawn from your notebook; your instructor has your scores and will send them"
 #: Every status, the most serious first; a row takes the most serious that applies.
@@ -123,8 +127,47 @@ class ClassRecord:
         self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
         self.status_file = self.course / "grading_status.json"
         self.statuses = json.loads(self.status_file.read_text(encoding="utf-8")) if self.status_file.is_file() else {}
+        if prepared is not None:
+            self._follow(prepared)
         with self._gradebook() as gb:
             self.known = {(a.name, n.name) for a in gb.assignments for n in a.notebooks}
+
+    def _follow(self, prepared: Path) -> None:
+        """Bring each assignment of the class course whose source differs from ``prepared``'s (a test fixed, points
+        or a text changed since ``out`` was graded) up to it: its source, and the class gradebook's cells, by
+        nbgrader's own ``generate_assignment``. nbgrader refuses a cell added or removed once there are
+        submissions: then nothing changes, and ``RuntimeError`` says what to do. Rows graded before the change say
+        so in their message (:data:`STALE`) until they are graded again."""
+        for new in sorted(p for p in (prepared / "source").iterdir() if p.is_dir()):
+            old = self.course / "source" / new.name
+            if old.is_dir() and sorted(p.name for p in old.glob("*.ipynb")) == sorted(
+                    p.name for p in new.glob("*.ipynb")) and all(same_notebooks(p, old / p.name)
+                                                                  for p in new.glob("*.ipynb")):
+                continue
+            kept = self.out / WORK / "source-before"
+            shutil.rmtree(kept, ignore_errors=True)
+            if old.is_dir():
+                shutil.move(old, kept)
+            shutil.copytree(new, old)
+            try:
+                generate_in(Course(self.course), [new.name])
+            except RuntimeError as error:
+                shutil.rmtree(old)
+                if kept.is_dir():
+                    shutil.move(kept, old)
+                raise RuntimeError(
+                    f"{new.name} has changed since {self.out} was graded in a way its gradebook cannot follow "
+                    f"(nbgrader: {str(error).strip().splitlines()[-1]}): grade the class into a new OUT (the "
+                    f"instructor guide, *Changing an assignment after grading*)") from None
+            shutil.rmtree(kept, ignore_errors=True)
+            for key, entry in self.statuses.items():  # a missing row's zeros need no grading: its totals follow
+                if key.split("\t")[1] == new.name and entry["status"] != "missing" and STALE not in entry["message"]:
+                    entry["message"] += STALE
+            write_json(self.status_file, self.statuses)
+
+    def stale(self) -> list[str]:
+        """The rows graded before their assignment changed and not graded since (:meth:`_follow`)."""
+        return sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if STALE in entry["message"])
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
@@ -256,4 +299,5 @@ class ClassRecord:
 
 
 def _sources(notebook) -> list[str]:
-    return [cell.source for cell in notebook.cells]
+    """What the student wrote: the sources of the cells not locked (a changed question text is no new file)."""
+    return [cell.source for cell in notebook.cells if not cell.get("metadata", {}).get("nbgrader", {}).get("locked")]
