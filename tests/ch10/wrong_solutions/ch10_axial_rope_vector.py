@@ -9,6 +9,12 @@ MISTAKES = {
                                  {"    theta = base ** (-np.arange(0, half, 2) / half)\n": "",
                                   "cos, sin =": "theta = base ** (-np.arange(start, start + half, 2) / len(x))\n"
                                                 "        cos, sin ="}),
+    "half_layout": ("within each half it pairs dimension j with j + d/4, as GPT-NeoX's code lays out a head. Hint: "
+                    "here the pairs are neighbours, (2j, 2j+1), counted from the start of each half.",
+                    {"a, b = out[start:start + half:2].copy(), out[start + 1:start + half:2].copy()":
+                     "a, b = out[start:start + half // 2].copy(), out[start + half // 2:start + half].copy()",
+                     "out[start:start + half:2], out[start + 1:start + half:2] = ":
+                     "out[start:start + half // 2], out[start + half // 2:start + half] = "}),
     "swapped_axes": ("the row and the column are swapped. Hint: the first half of x turns by the row, the second by "
                      "the column.",
                      {"((0, row), (half, col))": "((0, col), (half, row))"}),

@@ -15,6 +15,8 @@ MISTAKES = {
     "pass_through_dropped": ("the dimensions that pass through are left out of the score. Hint: they still add their "
                              "plain dot product.",
                              {"float(q_m @ k_n)": "float(q_m[:r] @ k_n[:r])"}),
+    "scaled": ("it divides by sqrt(d). Hint: the score asked for is the plain dot product, without 1/√d.",
+               {"float(q_m @ k_n)": "float(q_m @ k_n / np.sqrt(len(q)))"}),
     "whole_head_ladder": ("the rotated dimensions use the whole head's ladder. Hint: the ladder is built over the r "
                           "rotated dimensions: θ_j = base ** (-2j/r).",
                           {"(-np.arange(0, r, 2) / r)": "(-np.arange(0, r, 2) / len(q))"}),
