@@ -160,8 +160,9 @@ class ClassRecord:
                     f"(nbgrader: {str(error).strip().splitlines()[-1]}): grade the class into a new OUT (the "
                     f"instructor guide, *Changing an assignment after grading*)") from None
             shutil.rmtree(kept, ignore_errors=True)
-            for key, entry in self.statuses.items():  # a missing row's zeros need no grading: its totals follow
-                if key.split("\t")[1] == new.name and entry["status"] != "missing" and STALE not in entry["message"]:
+            for key, entry in self.statuses.items():  # rows without a graded file (missing, say) score 0 either way
+                if (key.split("\t")[1] == new.name and self._path("autograded", tuple(key.split("\t"))).is_file()
+                        and STALE not in entry["message"]):
                     entry["message"] += STALE
             write_json(self.status_file, self.statuses)
 
