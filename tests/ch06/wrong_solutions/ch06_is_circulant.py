@@ -10,6 +10,8 @@ MISTAKES = {
                     "tol itself.",
                     {"bool(np.all(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1))) <= tol))":
                      "np.allclose(s, np.roll(s, (-1, -1), axis=(0, 1)))"}),
+    "strict": ("a difference of exactly tol is not counted as within tol. Hint: compare with <=, not <.",
+               {"<= tol": "< tol"}),
     "no_wrap": ("it says True for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are "
                 "not enough: they must also wrap around.",
                 {"s - np.roll(s, (-1, -1), axis=(0, 1))": "s[:-1, :-1] - s[1:, 1:]"}),

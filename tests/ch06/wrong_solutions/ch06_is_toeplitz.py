@@ -11,6 +11,8 @@ MISTAKES = {
                     "under the default tol, and noise below a looser tol fails. Hint: compare each difference with "
                     "tol itself.",
                     {"bool(np.all(np.abs(s[:-1, :-1] - s[1:, 1:]) <= tol))": "np.allclose(s[:-1, :-1], s[1:, 1:])"}),
+    "strict": ("a difference of exactly tol is not counted as within tol. Hint: compare with <=, not <.",
+               {"<= tol": "< tol"}),
     "first_row_only": ("it says True for a matrix whose last entry breaks the diagonal. Hint: check every entry, down "
                        "to the last row.",
                        {"s[:-1, :-1] - s[1:, 1:]": "s[0, :-1] - s[1, 1:]"}),

@@ -17,6 +17,10 @@ MISTAKES = {
     "strict": ("an entry of exactly 1e-9 does not count as zero: the question treats a matrix as zero when none of "
                "its entries exceeds 1e-9. Hint: compare with <=, not <.",
                {"<= 1e-9": "< 1e-9"}),
+    "capped_at_size": ("only the offsets up to the size of A are tested: in exact arithmetic the later products follow "
+                       "from those (Cayley-Hamilton), but each may still exceed 1e-9 when A is large. Hint: every "
+                       "offset l = 1, ..., n - 1 between a token and a later output counts.",
+                       {"range(1, n)": "range(1, min(n, len(a) + 1))"}),
     "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
                           "Hint: which offsets between a token and a later output can occur among the n tokens?",
                           {"range(1, n)": "range(1, min(n, 2))"}),
