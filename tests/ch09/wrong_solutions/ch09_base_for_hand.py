@@ -14,6 +14,9 @@ MISTAKES = {
     "linear_in_factor": ("multiplying the base by the factor slows the hand by less than the factor. Hint: the base "
                          "enters hand j's frequency through the power -2j/d.",
                          {"factor ** (d / (2 * hand))": "factor"}),
+    "rounded": ("the new base is rounded to a whole number. Hint: the base is a real number; return it as it comes.",
+                {"return float(base * factor ** (d / (2 * hand)))":
+                 "return float(round(base * factor ** (d / (2 * hand))))"}),
     "slowest_hand_always": ("that is the NTK-aware base, which slows the slowest hand by the factor, not the hand "
                             "asked for. Hint: write the frequency of hand j with the new base, set it equal to the old "
                             "one divided by the factor, and solve for the new base.",

@@ -15,6 +15,9 @@ MISTAKES = {
     "pass_through_dropped": ("the dimensions that pass through are left out of the score. Hint: they still add their "
                              "plain dot product.",
                              {"float(q_m @ k_n)": "float(q_m[:r] @ k_n[:r])"}),
+    "rounded": ("r is rounded to the nearest whole number. Hint: r = int(d * rotary_fraction), rounded down, as "
+                "GPT-NeoX's code takes it.",
+                {"r = int(len(q) * rotary_fraction)": "r = round(len(q) * rotary_fraction)"}),
     "scaled": ("it divides by sqrt(d). Hint: the score asked for is the plain dot product, without 1/√d.",
                {"float(q_m @ k_n)": "float(q_m @ k_n / np.sqrt(len(q)))"}),
     "whole_head_ladder": ("the rotated dimensions use the whole head's ladder. Hint: the ladder is built over the r "

@@ -8,6 +8,9 @@ MISTAKES = {
     "half_layout": ("the rotary part pairs the coordinates (j, j + d_rope/2). Hint: the pairs are neighbours, (2j, "
                     "2j+1), as in DeepSeek's checkpoints.",
                     {"a, b = v[0::2], v[1::2]": "a, b = v[:d_rope // 2], v[d_rope // 2:]"}),
+    "refuses_no_rope": ("a head without a rotary part (d_rope = 0) is refused. Hint: d_rope = 0 is allowed: the score "
+                        "is then the content part alone.",
+                        {"if d_rope % 2:": "if d_rope % 2 or d_rope == 0:"}),
     "no_odd_check": ("an odd d_rope is not refused: with one or three coordinates numpy pairs what it can and "
                      "returns a number. Hint: check d_rope first, and raise ValueError when it is odd.",
                      {"    if d_rope % 2:\n"

@@ -21,6 +21,9 @@ MISTAKES = {
                        "from those (Cayley-Hamilton), but each may still exceed 1e-9 when A is large. Hint: every "
                        "offset l = 1, ..., n - 1 between a token and a later output counts.",
                        {"range(1, n)": "range(1, min(n, len(a) + 1))"}),
+    "w_in_left_out": ("W_out A^l is tested without W_in: a state the input never reaches counts against the layer. "
+                      "Hint: token n reaches output m through W_out A^(m-n) W_in, all three.",
+                      {"reach, blind = w_in, True": "reach, blind = np.eye(len(a)), True"}),
     "first_kernel_only": ("only W_out A W_in is tested: a token can still reach a later output two or more steps on. "
                           "Hint: which offsets between a token and a later output can occur among the n tokens?",
                           {"range(1, n)": "range(1, min(n, 2))"}),
