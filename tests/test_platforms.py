@@ -360,6 +360,20 @@ def test_zip_entries_of_one_name_or_of_a_file_and_a_folder_are_reported_and_the_
     assert sorted(f.shown for f in download.found if not f.problem) == sorted([good, twice, clash])
 
 
+def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_decide_nothing(tmp_path):
+    """A student's Canvas name that reads as a Moodle folder leaves the download Canvas's; a notebook of this
+    exercise whose added cells copy another's locked text (no ids) is still this exercise's."""
+    files = {canvas(name, uid, 10 * uid, "rotation.ipynb"): "{}" for name, uid in (
+        ("Lovelace, Ada", 7), ("Hopper, Grace", 8), ("x_1_assignsubmission_file", 9))}
+    download = read_download(lay_out(tmp_path / "download", files))
+    assert download.platform == "canvas" and not any(f.problem for f in download.found)
+    nb = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), 4)
+    other = next(c for c in nbformat.read(str(COURSE.root / "release/ch01_attention/attention.ipynb"), 4).cells
+                 if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("locked"))
+    nb.cells += [nbformat.v4.new_markdown_cell(other.source) for _ in range(3 * len(nb.cells))]
+    assert CATALOG.identify(nb) == (ASSIGNMENT, NOTEBOOK)
+
+
 def test_gradescopes_metadata_with_yaml_aliases_is_refused(tmp_path):
     """A few hundred bytes of nested aliases expand to gigabytes: Gradescope writes none."""
     bomb = "a: &a [x, x, x, x, x, x, x, x, x, x]\n" + "".join(
@@ -580,6 +594,10 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     assert "graded before the assignment changed" in rows["Turing, Alan"]["message"]
     assert "graded before" not in rows["Noether, Emmy"]["message"]  # missing: no graded file, 0 either way
     assert any("2 notebooks were graded before their assignment changed" in line for line in said)
+    with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:  # an old score waits, not shown
+        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "", "103": "", "104": "0"}
+    lookalike = out / INSTRUCTOR_ONLY / "submitted" / "x_1_assignsubmission_file_105"  # a name like Moodle's folders
+    shutil.copytree(out / INSTRUCTOR_ONLY / "submitted" / "Hopper, Grace", lookalike)
     grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course)
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
     assert (rows["Turing, Alan"]["score"], rows["Turing, Alan"]["max_score"], rows["Turing, Alan"]["message"]) == (

@@ -33,7 +33,7 @@ from pathlib import Path
 from . import gradebooks, parallel, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
-from .platforms import PLATFORMS, open_download
+from .platforms import FOLDERS, PLATFORMS, open_download
 from .records import INSTRUCTOR_ONLY, PREPARED, WORK, ClassRecord, summarize
 from .roster import read_columns, read_roster
 from .submissions import Catalog, Row, find_files, triage
@@ -74,6 +74,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
+    if platform == "auto" and submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve()):
+        platform = FOLDERS  # OUT's own copies, graded again: folders the gradebook named, whatever they look like
     download = open_download(submissions, out / WORK / "download", platform, max_bytes)
     if download is None and not find_files(submissions):
         raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "

@@ -10,7 +10,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-REVIEW = {"grader_error", "tampered"}  # statuses whose score waits for a person
+CHANGED = "assignment changed since graded"  # a row graded before its assignment changed: its old score waits too
+REVIEW = {"grader_error", "tampered", CHANGED}  # statuses whose score waits for a person
 
 
 @dataclass

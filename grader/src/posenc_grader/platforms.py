@@ -116,17 +116,16 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
 
 
 def detect(root: Path) -> str | None:
-    """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known)."""
+    """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known): the
+    one whose names most files have (a student's file named like another platform's decides nothing)."""
     files = list(files_under(root))
     if any(path.name == GRADESCOPE_METADATA for path, _ in files):
         return "gradescope"
-    if any(_MOODLE.fullmatch(part) for _, shown in files for part in PurePosixPath(shown).parts):
-        return "moodle"
-    if any(_BLACKBOARD.fullmatch(path.name) for path, _ in files):
-        return "blackboard"
-    if any(_CANVAS.fullmatch(path.name) for path, shown in files if "/" not in shown):
-        return "canvas"
-    return None
+    named = {"moodle": sum(any(_MOODLE.fullmatch(part) for part in PurePosixPath(shown).parts) for _, shown in files),
+             "blackboard": sum(bool(_BLACKBOARD.fullmatch(path.name)) for path, _ in files),
+             "canvas": sum(bool(_CANVAS.fullmatch(path.name)) for path, shown in files if "/" not in shown)}
+    platform = max(named, key=named.get)
+    return platform if named[platform] else None
 
 
 def is_notebook(name: str) -> bool:

@@ -21,7 +21,7 @@ import nbformat
 
 from .course import Course, generate_in, same_notebooks
 from .escapes import write_csv
-from .marks import Mark
+from .marks import CHANGED, Mark
 from .submissions import Row
 
 HAND_BACK = "hand_back"              # what students may receive
@@ -193,7 +193,7 @@ class ClassRecord:
         from .sanitize import Sanitize
 
         graded = result is not None and "grades" in result
-        inert = None if row.content is None else Sanitize().preprocess(copy.deepcopy(row.content), {})[0]
+        inert = None if row.content is None else _inert(row.content, Sanitize())
         before = self._path("submitted", row.key)
         changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) != _sources(inert)
         if (row.assignment, row.notebook) in self.known and self._store_scores(
@@ -276,7 +276,7 @@ class ClassRecord:
 
         student, assignment, notebook = key
         entry = self.statuses.get("\t".join(key))
-        mark = Mark(statuses=[entry["status"]] if entry else [])
+        mark = Mark(statuses=[entry["status"]] + [CHANGED] * (STALE in entry["message"]) if entry else [])
         if (assignment, notebook) not in self.known:
             return mark
         with self._gradebook() as gb:
@@ -299,6 +299,18 @@ class ClassRecord:
         return write_csv(self.out / "grades.csv", rows)
 
 
-def _sources(notebook) -> list[str]:
-    """What the student wrote: the sources of the cells not locked (a changed question text is no new file)."""
-    return [cell.source for cell in notebook.cells if not cell.get("metadata", {}).get("nbgrader", {}).get("locked")]
+def _sources(notebook) -> list[tuple]:
+    """What the student wrote: the cells not locked, each its type, source and attachments (a pasted figure); a
+    changed question text is no new file."""
+    return [(cell.cell_type, cell.source, cell.get("attachments")) for cell in notebook.cells
+            if not cell.get("metadata", {}).get("nbgrader", {}).get("locked")]
+
+
+def _inert(notebook, sanitize, passes: int = 4):
+    """``notebook`` sanitized until a pass changes nothing more (markup that one pass leaves may be cleaned by the
+    next), so that the copy kept in ``submitted/``, graded again, is the same file."""
+    for _ in range(passes):
+        before, notebook = [cell.source for cell in notebook.cells], sanitize.preprocess(copy.deepcopy(notebook), {})[0]
+        if [cell.source for cell in notebook.cells] == before:
+            break
+    return notebook

@@ -10,6 +10,7 @@ cells kept. Each repair is named in the submission's message, so a student sees 
 
 from __future__ import annotations
 
+import collections
 import copy
 import os
 from dataclasses import dataclass, field
@@ -65,13 +66,13 @@ class Catalog:
                         self.locked_text.setdefault(cell.source.strip(), grade_id)
 
     def identify(self, nb: NotebookNode) -> tuple[str, str] | None:
-        """The (assignment, notebook) most of this notebook's cells belong to, by id or by locked text."""
-        votes: dict[tuple[str, str], int] = {}
-        for cell in nb.cells:
-            grade_id = _grade_id(cell) or self.locked_text.get(str(cell.get("source", "")).strip())
-            if grade_id in self.owner:
-                votes[self.owner[grade_id]] = votes.get(self.owner[grade_id], 0) + 1
-        return max(votes, key=votes.get) if votes else None
+        """The (assignment, notebook) most of this notebook's cells belong to by their ids; where none has an id of
+        the course (an editor that strips metadata), by their locked text."""
+        for read in (_grade_id, lambda cell: self.locked_text.get(str(cell.get("source", "")).strip())):
+            votes = collections.Counter(self.owner[g] for cell in nb.cells if (g := read(cell)) in self.owner)
+            if votes:
+                return votes.most_common(1)[0][0]
+        return None
 
 
 def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
