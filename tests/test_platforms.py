@@ -361,12 +361,16 @@ def test_zip_entries_of_one_name_or_of_a_file_and_a_folder_are_reported_and_the_
 
 
 def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_decide_nothing(tmp_path):
-    """A student's Canvas name that reads as a Moodle folder leaves the download Canvas's; a notebook of this
-    exercise whose added cells copy another's locked text (no ids) is still this exercise's."""
+    """A student's Canvas name that reads as a Moodle folder, and more files of theirs named as Blackboard's than
+    the class has, leave the download Canvas's; a notebook of this exercise whose added cells copy another's locked
+    text (no ids) is still this exercise's."""
     files = {canvas(name, uid, 10 * uid, "rotation.ipynb"): "{}" for name, uid in (
         ("Lovelace, Ada", 7), ("Hopper, Grace", 8), ("x_1_assignsubmission_file", 9))}
+    files |= {canvas("Turing, Alan", 10, 100 + n, f"x_attempt_2024-01-01-00-00-0{n}_a.ipynb"): "{}" for n in range(5)}
     download = read_download(lay_out(tmp_path / "download", files))
     assert download.platform == "canvas" and not any(f.problem for f in download.found)
+    alone = {name: text for name, text in files.items() if "attempt" in name}  # a tie: Canvas's, whose prefix they have
+    assert read_download(lay_out(tmp_path / "alone", alone)).platform == "canvas"
     nb = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), 4)
     other = next(c for c in nbformat.read(str(COURSE.root / "release/ch01_attention/attention.ipynb"), 4).cells
                  if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("locked"))
@@ -568,9 +572,11 @@ def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its
 @pytest.mark.grader
 def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_graded_again(graded, prepared_course,
                                                                                             tmp_path):
-    """A test's points lowered (3 to 2) and a question's text changed after the sample was graded, and Lovelace by
-    hand: her same file, graded again, keeps her hand scores and is no edit of hers; the rows of this download not
-    graded again say so, until the class's own files are; a question added stops with what to do, changing nothing."""
+    """A test's points lowered (3 to 2) and a question's text changed after the sample was graded, Lovelace graded by
+    hand and Turing's test cell overridden by hand: Lovelace's same file, graded again, keeps her hand scores and is
+    no edit of hers; Hopper's new file, a cell deleted, is repaired; Turing's row, not in the download, waits until
+    the class's own files are graded again (a folder among them named like Moodle's), where Hopper's repairs are said
+    again and Turing is told that his manual score stands; a question added stops with what to do, changing nothing."""
     out, course = tmp_path / "out", tmp_path / "course"
     shutil.copytree(graded["canvas"][0], out)
     course.mkdir()
@@ -584,29 +590,36 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     nb.cells[[c.source.startswith("## 1.") for c in nb.cells].index(True)].source += "\n\nAn added sentence."
     write(source, nb)
     grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
+    grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 0, "ch04_orthogonal_forced": 0, "ch04_rotation_tests": 1})
+    blank = nbformat.reads(notebook("blank"), 4)
+    del blank.cells[1]
     said = []
-    again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
-        "perfect")})
+    again = zipped(tmp_path / "again.zip", {
+        canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook("perfect"),
+        canvas("Hopper, Grace", 102, 1006, "rotation.ipynb"): nbformat.writes(blank)})
     grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv", progress=said.append)
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
     assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["max_score"]) == ("10", "11")
     assert (rows["Lovelace, Ada"]["status"], rows["Lovelace, Ada"]["message"]) == ("ok", "graded")
+    assert rows["Hopper, Grace"]["status"] == "repaired"
     assert "graded before the assignment changed" in rows["Turing, Alan"]["message"]
     assert "graded before" not in rows["Noether, Emmy"]["message"]  # missing: no graded file, 0 either way
-    assert any("2 notebooks were graded before their assignment changed" in line for line in said)
+    assert any("graded before their assignment changed, not since (1: Turing, Alan/" in line for line in said)
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:  # an old score waits, not shown
-        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "", "103": "", "104": "0"}
+        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "0", "103": "", "104": "0"}
     lookalike = out / INSTRUCTOR_ONLY / "submitted" / "x_1_assignsubmission_file_105"  # a name like Moodle's folders
-    shutil.copytree(out / INSTRUCTOR_ONLY / "submitted" / "Hopper, Grace", lookalike)
+    shutil.copytree(out / INSTRUCTOR_ONLY / "submitted" / "Lovelace, Ada", lookalike)
     grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course)
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
-    assert (rows["Turing, Alan"]["score"], rows["Turing, Alan"]["max_score"], rows["Turing, Alan"]["message"]) == (
-        "2", "11", "graded")
-    assert rows["Lovelace, Ada"]["score"] == "10"
+    assert (rows["Turing, Alan"]["score"], rows["Turing, Alan"]["max_score"]) == ("1", "11")
+    assert "a manual score stands over an automatic one that changed (ch04_rotation_tests)" in rows["Turing, Alan"][
+        "message"] and "graded before" not in rows["Turing, Alan"]["message"]
+    assert (rows["Hopper, Grace"]["status"], rows["Lovelace, Ada"]["score"]) == ("repaired", "10")
+    assert rows["x_1_assignsubmission_file_105"]["status"] == "ok"
     nb.cells.append(nbformat.v4.new_markdown_cell("A new question", metadata={"nbgrader": {
         "grade_id": "ch04_added", "locked": True, "grade": False, "solution": False, "schema_version": 3}}))
     write(source, nb)
     before = (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes()
-    with pytest.raises(RuntimeError, match="grade the class into a new OUT"):
+    with pytest.raises(RuntimeError, match="Cannot add or remove cells.*grade the class into a new OUT"):
         grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv")
     assert (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes() == before

@@ -74,7 +74,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
-    if platform == "auto" and submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve()):
+    own = submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve())
+    if platform == "auto" and own:
         platform = FOLDERS  # OUT's own copies, graded again: folders the gradebook named, whatever they look like
     download = open_download(submissions, out / WORK / "download", platform, max_bytes)
     if download is None and not find_files(submissions):
@@ -103,6 +104,10 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
+    for row in rows if own else []:  # restored when first graded: what was repaired then is said again
+        repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
+        if repairs and row.status == "ok":
+            row.status, row.notes = "repaired", repairs + row.notes
     for row in rows:
         if row.status == "missing" and row.key[:2] in why_missing:
             row.notes = [why_missing[row.key[:2]]]
@@ -140,8 +145,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"wrote {record.write_csv()}")
     for line in gradebooks.write(out):
         say(line)
-    if stale := record.stale():
-        say(f"warning: {len(stale)} notebooks were graded before their assignment changed ({', '.join(stale[:3])}"
-            f"{', ...' if len(stale) > 3 else ''}): grade them again, `python -m posenc_grader "
-            f"{out / INSTRUCTOR_ONLY / 'submitted'} --out {out}`")
+    for line in record.warnings():
+        say(line)
     return done

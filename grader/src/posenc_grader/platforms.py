@@ -117,13 +117,14 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
 
 def detect(root: Path) -> str | None:
     """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known): the
-    one whose names most files have (a student's file named like another platform's decides nothing)."""
+    one whose names most files have, Canvas's on a tie. A student names only the end of a file, after the platform's
+    prefix, so files named like another platform's by one student, however many, count for the real one too."""
     files = list(files_under(root))
     if any(path.name == GRADESCOPE_METADATA for path, _ in files):
         return "gradescope"
-    named = {"moodle": sum(any(_MOODLE.fullmatch(part) for part in PurePosixPath(shown).parts) for _, shown in files),
-             "blackboard": sum(bool(_BLACKBOARD.fullmatch(path.name)) for path, _ in files),
-             "canvas": sum(bool(_CANVAS.fullmatch(path.name)) for path, shown in files if "/" not in shown)}
+    named = {"canvas": sum(bool(_CANVAS.fullmatch(path.name)) for path, shown in files if "/" not in shown),
+             "moodle": sum(any(_MOODLE.fullmatch(part) for part in PurePosixPath(shown).parts) for _, shown in files),
+             "blackboard": sum(bool(_BLACKBOARD.fullmatch(path.name)) for path, _ in files)}
     platform = max(named, key=named.get)
     return platform if named[platform] else None
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 import copy
 import html
 import json
+import re
 import shutil
 from pathlib import Path
 
@@ -157,7 +158,7 @@ class ClassRecord:
                     shutil.move(kept, old)
                 raise RuntimeError(
                     f"{new.name} has changed since {self.out} was graded in a way its gradebook cannot follow "
-                    f"(nbgrader: {str(error).strip().splitlines()[-1]}): grade the class into a new OUT (the "
+                    f"(nbgrader: {_cause(error)}): grade the class into a new OUT (the "
                     f"instructor guide, *Changing an assignment after grading*)") from None
             shutil.rmtree(kept, ignore_errors=True)
             for key, entry in self.statuses.items():  # rows without a graded file (missing, say) score 0 either way
@@ -166,9 +167,13 @@ class ClassRecord:
                     entry["message"] += STALE
             write_json(self.status_file, self.statuses)
 
-    def stale(self) -> list[str]:
-        """The rows graded before their assignment changed and not graded since (:meth:`_follow`)."""
-        return sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if STALE in entry["message"])
+    def warnings(self) -> list[str]:
+        """A warning naming the rows graded before their assignment changed and not graded since (:meth:`_follow`),
+        with the command that grades them again; none while there are none."""
+        stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if STALE in entry["message"])
+        named = ", ".join(stale[:3]) + (", ..." if len(stale) > 3 else "")
+        return [f"warning: notebooks graded before their assignment changed, not since ({len(stale)}: {named}): grade "
+                f"them again, `python -m posenc_grader {self.course / 'submitted'} --out {self.out}`"] if stale else []
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
@@ -196,10 +201,15 @@ class ClassRecord:
         inert = None if row.content is None else _inert(row.content, Sanitize())
         before = self._path("submitted", row.key)
         changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) != _sources(inert)
-        if (row.assignment, row.notebook) in self.known and self._store_scores(
-                row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed):
+        cleared, overridden = self._store_scores(
+            row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed) if (
+            row.assignment, row.notebook) in self.known else (False, [])
+        if cleared:
             message += ("; graded from a new file: the manual scores and comments given to the earlier one were "
                         "cleared")
+        if overridden:
+            message += (f"; a manual score stands over an automatic one that changed ({', '.join(overridden)}): clear "
+                        "it in the formgrader for the new one to count")
         for kind in ("submitted", "autograded"):
             self._path(kind, row.key).unlink(missing_ok=True)
         if inert is not None:  # the formgrader's folder: what the student wrote, made inert
@@ -215,7 +225,8 @@ class ClassRecord:
                 notes = f"**Grading notes.**\n\n<pre>{html.escape(f'{status}: {message}')}</pre>"
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
-        self.statuses["\t".join(row.key)] = {"status": status, "message": message}
+        self.statuses["\t".join(row.key)] = {"status": status, "message": message,
+                                              **({"repairs": row.notes} if row.status == "repaired" else {})}
         write_json(self.status_file, self.statuses)
         page = self.write_page(row.key)
         for found in [row.path.parent / name for name in EXCHANGE_FILES] if row.path else []:
@@ -223,19 +234,23 @@ class ClassRecord:
                 shutil.copyfile(found, page.parent / found.name)
         return self.mark(row.key)
 
-    def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> bool:
+    def _store_scores(self, row: Row, grades: dict | None, comments: dict, clear_manual: bool) -> tuple[bool, list]:
         """Write automatic scores as nbgrader's ``SaveAutoGrades`` would; no file means zero everywhere. A cell needs
         manual grading while it has no manual score, where nbgrader says so or it has no automatic score. With
-        ``clear_manual``, remove the manual scores and comments first; return whether there were any scores."""
+        ``clear_manual``, remove the manual scores and comments first. Return whether there were any, and the cells
+        whose manual score stands over an automatic one that changed (a test fixed after a grade by hand)."""
         with self._gradebook() as gb:
             gb.update_or_create_student(row.student)
             gb.update_or_create_submission(row.assignment, row.student)
             submission = gb.find_submission_notebook(row.notebook, row.assignment, row.student)
             cleared = clear_manual and any(grade.manual_score is not None for grade in submission.grades)
+            overridden = []
             for grade in submission.grades:
                 if clear_manual:
                     grade.manual_score = None
                 auto, _, review = (grades or {}).get(grade.name, [0.0, None, False])
+                if grade.manual_score is not None and None not in (grade.auto_score, auto) and grade.auto_score != auto:
+                    overridden.append(grade.name)
                 grade.auto_score = auto
                 grade.needs_manual_grade = grade.manual_score is None and (review or auto is None)
             for comment in submission.comments:
@@ -243,7 +258,7 @@ class ClassRecord:
                 if clear_manual:  # written on the earlier file
                     comment.manual_comment = None
             gb.db.commit()
-        return cleared
+        return cleared, overridden
 
     def write_page(self, key: tuple[str, str, str]) -> Path:
         """Write the feedback page of a row from its autograded notebook and the gradebook as they are now."""
@@ -297,6 +312,13 @@ class ClassRecord:
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
                          entry["status"], entry["message"]])
         return write_csv(self.out / "grades.csv", rows)
+
+
+def _cause(error: Exception) -> str:
+    """The line of nbgrader's log that says why: the first exception it logged, not its own wrapper."""
+    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
+    return next((line for line in lines if re.match(r"[\w.]*(Error|Exception): ", line)
+                 and not line.startswith("nbgrader")), lines[-1] if lines else "failed")
 
 
 def _sources(notebook) -> list[tuple]:

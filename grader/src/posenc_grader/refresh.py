@@ -24,10 +24,11 @@ def refresh(out: Path | str) -> list[str]:
     out = Path(out)
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy warnings say nothing to act on
         warnings.simplefilter("ignore")
-        *pages, sheet = ClassRecord(out).refresh()
+        record = ClassRecord(out)
+        *pages, sheet = record.refresh()
         folders = sorted({str(page.parent.parent.parent) for page in pages})
         return [f"wrote {len(pages)} feedback pages in {', '.join(folders)}", f"wrote {sheet}",
-                *gradebooks.write(out)]
+                *gradebooks.write(out), *record.warnings()]
 
 
 def main(argv: list[str] | None = None) -> int:
