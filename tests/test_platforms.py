@@ -605,6 +605,7 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     assert "graded before the assignment changed" in rows["Turing, Alan"]["message"]
     assert "graded before" not in rows["Noether, Emmy"]["message"]  # missing: no graded file, 0 either way
     assert any("graded before their assignment changed, not since (1: Turing, Alan/" in line for line in said)
+    assert any(line.startswith("warning: notebooks graded before") for line in refresh.refresh(out))  # make feedback
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:  # an old score waits, not shown
         assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "0", "103": "", "104": "0"}
     lookalike = out / INSTRUCTOR_ONLY / "submitted" / "x_1_assignsubmission_file_105"  # a name like Moodle's folders
