@@ -12,6 +12,11 @@ MISTAKES = {
                      "np.allclose(s, np.roll(s, (-1, -1), axis=(0, 1)))"}),
     "strict": ("a difference of exactly tol is not counted as within tol. Hint: compare with <=, not <.",
                {"<= tol": "< tol"}),
+    "abs_of_largest": ("the absolute value is taken of the largest difference, not of each: a diagonal that falls "
+                       "step by step within tol and jumps back up where it wraps passes. Hint: compare the size of "
+                       "every difference with tol.",
+                       {"np.all(np.abs(s - np.roll(s, (-1, -1), axis=(0, 1))) <= tol)":
+                        "abs((s - np.roll(s, (-1, -1), axis=(0, 1))).max()) <= tol"}),
     "no_wrap": ("it says True for a Toeplitz matrix whose diagonals do not wrap around. Hint: constant diagonals are "
                 "not enough: they must also wrap around.",
                 {"s - np.roll(s, (-1, -1), axis=(0, 1))": "s[:-1, :-1] - s[1:, 1:]"}),

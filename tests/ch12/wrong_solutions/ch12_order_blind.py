@@ -11,6 +11,10 @@ MISTAKES = {
     "float32": ("it computes in float32, whose round-off (about 1e-7 of an entry) is above the 1e-9 the question "
                 "allows: a product that is zero comes out as 1e-8. Hint: compute in float64.",
                 {"dtype=float)": "dtype=np.float32)"}),
+    "abs_of_largest": ("the absolute value is taken of the largest entry, not of each: a product of a negative entry "
+                       "and zeros counts as zero. Hint: none of a matrix's entries may exceed 1e-9 in absolute value: "
+                       "the largest |entry|.",
+                       {"np.abs(w_out @ reach).max()": "abs((w_out @ reach).max())"}),
     "no_absolute_value": ("an entry is compared with 1e-9 by its sign, not its size: a product of negative entries "
                           "counts as zero. Hint: none of a matrix's entries may exceed 1e-9 in absolute value.",
                           {"np.abs(w_out @ reach).max() <= 1e-9": "(w_out @ reach).max() <= 1e-9"}),
