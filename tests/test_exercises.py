@@ -245,7 +245,8 @@ def test_question_passes_its_checks_with_each_of_its_answers(key, answer):
 
 def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
     """A mistake given as a correct form, one mistake listed and it no mistake, a hidden assertion left silent, a
-    self-check that is graded, and a mistake whose change no longer applies to the model answer."""
+    self-check that is graded, points that the heading does not say, and a mistake whose change no longer applies to
+    the model answer."""
     chapter = shutil.copytree(TESTS / "ch04", tmp_path / "tests" / "ch04")
     (chapter / "correct_solutions" / "clockwise.py").write_text(CLOCKWISE)
     mistakes = chapter / "wrong_solutions" / "ch04_rotation.py"
@@ -253,10 +254,12 @@ def test_the_checks_of_a_question_find_each_rule_broken(tmp_path):
     nb = copy.deepcopy(SOURCES["ch04_rotation/rotation"])
     cell(nb, "ch04_rotation_check").metadata.nbgrader.grade = True
     tests = cell(nb, "ch04_rotation_tests")
+    tests.metadata.nbgrader.points = 2
     tests.source = re.sub(r"(\n\s*assert [^\n]*), (\"[^\n]*\"|'[^\n]*')\n", r"\1\n", tests.source, count=1)
     broken = "\n".join(self_checks.problems(tmp_path, nb, "ch04_rotation"))
     assert re.search(r"ch04_rotation_tests, line \d+: give the assertion a message", broken), broken
     assert "ch04_rotation_check: a self-check is locked and not graded" in broken
+    assert "the question's heading says 3 points, its test cell ch04_rotation_tests gives 2: make them agree" in broken
     assert "correct_solutions/clockwise.py fails its self-check (SelfCheckFailed" in broken
     assert "correct_solutions/clockwise.py fails the hidden tests" in broken
     assert "wrong_solutions/ch04_rotation.py lists 1 mistakes: list at least two" in broken

@@ -21,8 +21,9 @@ from grading_kit import COURSE, ROOT, ROTATION, grade, grade_by_hand, read, writ
 
 from posenc_grader import refresh, samples
 from posenc_grader.__main__ import main
+from posenc_grader.course import Course, prepare
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED, STALE, ClassRecord
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
 from posenc_grader.submissions import Catalog
@@ -371,6 +372,19 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
     assert download.platform == "canvas" and not any(f.problem for f in download.found)
     alone = {name: text for name, text in files.items() if "attempt" in name}  # a tie: Canvas's, whose prefix they have
     assert read_download(lay_out(tmp_path / "alone", alone)).platform == "canvas"
+    deeper = {name: "{}" for name in (f"alan/{ASSIGNMENT}/hw_grace_attempt_2030-01-01-00-00-00_rotation.ipynb",
+                                      "alan/submission_metadata.yml", f"ada/{ASSIGNMENT}/rotation.ipynb",
+                                      f"alan/{ASSIGNMENT}/x_1_assignsubmission_file/rotation.ipynb")}
+    assert read_download(lay_out(tmp_path / "folders", deeper)) is None  # folders: names a student chose decide nothing
+    when = "2024-03-01 10:00:00 +00:00"
+    forged = gradescope_metadata({"a": ("2030-01-01 00:00:00 +00:00", [("Grace Hopper", "2", "g@x.edu")])})
+    export = read_download(lay_out(tmp_path / "export", {
+        "submission_metadata.yml": gradescope_metadata({f"submission_{n}": (when, [(name, str(n), f"{n}@x.edu")])
+                                                        for n, name in ((1, "Alan Turing"), (2, "Grace Hopper"))}),
+        "submission_1/submission_metadata.yml": forged, "submission_1/a/rotation.ipynb": "{}",
+        "submission_2/rotation.ipynb": "{}"}))
+    assert {f.shown: f.platform_id for f in export.found if f.shown.endswith(".ipynb")} == {
+        "submission_1/a/rotation.ipynb": "1", "submission_2/rotation.ipynb": "2"}  # the export's metadata alone
     nb = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), 4)
     other = next(c for c in nbformat.read(str(COURSE.root / "release/ch01_attention/attention.ipynb"), 4).cells
                  if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("locked"))
@@ -593,6 +607,8 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 0, "ch04_orthogonal_forced": 0, "ch04_rotation_tests": 1})
     blank = nbformat.reads(notebook("blank"), 4)
     del blank.cells[1]
+    proof = next(c for c in blank.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch04_offset_proof")
+    proof.source = "<pre><r>" + "\n" * 12 + "</>"  # made inert, made inert again: never the same (a hostile pass)
     said = []
     again = zipped(tmp_path / "again.zip", {
         canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook("perfect"),
@@ -602,25 +618,35 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["max_score"]) == ("10", "11")
     assert (rows["Lovelace, Ada"]["status"], rows["Lovelace, Ada"]["message"]) == ("ok", "graded")
     assert rows["Hopper, Grace"]["status"] == "repaired"
+    grade_by_hand(out, "Hopper, Grace", {"ch04_offset_proof": 2, "ch04_orthogonal_forced": 1})
     assert "graded before the assignment changed" in rows["Turing, Alan"]["message"]
     assert "graded before" not in rows["Noether, Emmy"]["message"]  # missing: no graded file, 0 either way
     assert any("graded before their assignment changed, not since (1: Turing, Alan/" in line for line in said)
     assert any(line.startswith("warning: notebooks graded before") for line in refresh.refresh(out))  # make feedback
     with open(out / "canvas" / "gradebook.csv", newline="", encoding="utf-8") as f:  # an old score waits, not shown
-        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "0", "103": "", "104": "0"}
+        assert {row[1]: row[5] for row in list(csv.reader(f))[2:]} == {"101": "10", "102": "3", "103": "", "104": "0"}
     lookalike = out / INSTRUCTOR_ONLY / "submitted" / "x_1_assignsubmission_file_105"  # a name like Moodle's folders
     shutil.copytree(out / INSTRUCTOR_ONLY / "submitted" / "Lovelace, Ada", lookalike)
-    grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course)
+    forger = write(out / INSTRUCTOR_ONLY / "submitted" / "Forger" / ASSIGNMENT / f"x{STALE}.ipynb", notebook("blank"))
+    said = []
+    grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course, progress=said.append)
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
     assert (rows["Turing, Alan"]["score"], rows["Turing, Alan"]["max_score"]) == ("1", "11")
-    assert "a manual score stands over an automatic one that changed (ch04_rotation_tests)" in rows["Turing, Alan"][
-        "message"] and "graded before" not in rows["Turing, Alan"]["message"]
-    assert (rows["Hopper, Grace"]["status"], rows["Lovelace, Ada"]["score"]) == ("repaired", "10")
+    assert rows["Turing, Alan"]["message"] == "graded"  # the student's page says nothing of the override; you are told:
+    assert any("manual scores stand over automatic ones that changed since (1: Turing, Alan/ch04_rotation_tests)" in
+               line for line in said)
+    assert (rows["Hopper, Grace"]["status"], rows["Hopper, Grace"]["score"], rows["Lovelace, Ada"]["score"]) == (
+        "repaired", "3", "10")  # Hopper's hand grades kept: the same file
     assert rows["x_1_assignsubmission_file_105"]["status"] == "ok"
+    assert STALE in rows["Forger"]["message"] and rows["Forger"]["score"] == "0"  # a name forges no wait
+    forger.unlink()
     nb.cells.append(nbformat.v4.new_markdown_cell("A new question", metadata={"nbgrader": {
         "grade_id": "ch04_added", "locked": True, "grade": False, "solution": False, "schema_version": 3}}))
     write(source, nb)
     before = (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes()
-    with pytest.raises(RuntimeError, match="Cannot add or remove cells.*grade the class into a new OUT"):
+    with pytest.raises(RuntimeError, match="Cannot add or remove cells.*grade ch04_rotation into a new OUT"):
         grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv")
     assert (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes() == before
+    (warned,) = ClassRecord(out).follow(prepare(Course(course), out / PREPARED), grading={"ch03_ladder"})  # goes on
+    assert "cannot follow" in warned and (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+                                          ).read_bytes() == before

@@ -160,6 +160,11 @@ def problems(root: Path, nb, answer: str) -> list[str]:
         found.append(f"{answer}_check: a self-check is locked and not graded (nbgrader metadata)")
     if not all(nbgrader_meta(tests).get(key) for key in ("grade", "locked", "points")):
         found.append(f"{answer}_tests: a test cell is graded, locked and worth points (nbgrader metadata)")
+    heading = next((c.source for c in reversed(nb.cells[:ids.index(answer)]) if c.source.startswith("## ")), "")
+    said = re.search(r"\((\d+(?:\.\d+)?) points?\b", heading.partition("\n")[0])
+    if said and float(said[1]) != float(nbgrader_meta(tests).get("points") or 0):
+        found.append(f"the question's heading says {said[1]} points, its test cell {answer}_tests gives "
+                     f"{nbgrader_meta(tests).get('points')}: make them agree")
     if ast.parse(shown).body or not hidden_tests.strip():
         found.append(f"{answer}_tests: put the hidden tests between the markers {HIDDEN_TESTS}, and only comments "
                      "outside them")

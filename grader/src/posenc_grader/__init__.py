@@ -104,6 +104,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
+    for line in record.follow(prepared, {row.assignment for row in rows}):
+        say(line)
     for row in rows if own else []:  # restored when first graded: what was repaired then is said again
         repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
         if repairs and row.status == "ok":

@@ -116,15 +116,19 @@ def open_download(source: Path, scratch: Path, platform: str = "auto", max_bytes
 
 
 def detect(root: Path) -> str | None:
-    """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known): the
-    one whose names most files have, Canvas's on a tie. A student names only the end of a file, after the platform's
-    prefix, so files named like another platform's by one student, however many, count for the real one too."""
+    """The platform whose naming the files under ``root`` follow, or None (today's layout, or nothing known).
+
+    Only what the platform itself names counts: Gradescope's metadata at the top, Canvas's and Blackboard's names of
+    the files at the top, Moodle's of the first part of each path (a file or folder a student names deeper, in
+    ``<student>/<assignment>/``, decides nothing). Of those, the platform whose names most files have, Canvas's on
+    a tie: a student names only the end of a Canvas file, after its prefix, so look-alikes count for Canvas too."""
     files = list(files_under(root))
-    if any(path.name == GRADESCOPE_METADATA for path, _ in files):
+    if (root / GRADESCOPE_METADATA).is_file():
         return "gradescope"
-    named = {"canvas": sum(bool(_CANVAS.fullmatch(path.name)) for path, shown in files if "/" not in shown),
-             "moodle": sum(any(_MOODLE.fullmatch(part) for part in PurePosixPath(shown).parts) for _, shown in files),
-             "blackboard": sum(bool(_BLACKBOARD.fullmatch(path.name)) for path, _ in files)}
+    top = [path.name for path, shown in files if "/" not in shown]
+    named = {"canvas": sum(bool(_CANVAS.fullmatch(name)) for name in top),
+             "moodle": sum(bool(_MOODLE.fullmatch(shown.split("/")[0])) for _, shown in files),
+             "blackboard": sum(bool(_BLACKBOARD.fullmatch(name)) for name in top)}
     platform = max(named, key=named.get)
     return platform if named[platform] else None
 
@@ -263,7 +267,7 @@ class _WithoutAliases(yaml.SafeLoader):
 
 
 def _gradescope(root: Path):
-    metadata_file = next((p for p, _ in files_under(root) if p.name == GRADESCOPE_METADATA), root / GRADESCOPE_METADATA)
+    metadata_file = root / GRADESCOPE_METADATA  # the export's own: a copy in a submission folder is a student's
     try:
         metadata = yaml.load(metadata_file.read_text(encoding="utf-8"), Loader=_WithoutAliases) or {}
     except (OSError, yaml.YAMLError) as error:

@@ -44,7 +44,7 @@ c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "n
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
 c.HTMLExporter.preprocessors = ["posenc_grader.sanitize.Sanitize"]
 """
-#: The message of a row graded before its assignment changed, until it is graded again (:meth:`ClassRecord._follow`).
+#: The message of a row graded before its assignment changed, until it is graded again (:meth:`ClassRecord.follow`).
 STALE = ("; graded before the assignment changed: grade it again (the instructor guide, *Changing an assignment after "
          "grading*)")
 #: A page that could not be drawn says, in place of the scores (which the gradebook and grades.csv keep):
@@ -128,17 +128,20 @@ class ClassRecord:
         self.db_url = f"sqlite:///{self.course / 'gradebook.db'}"
         self.status_file = self.course / "grading_status.json"
         self.statuses = json.loads(self.status_file.read_text(encoding="utf-8")) if self.status_file.is_file() else {}
-        if prepared is not None:
-            self._follow(prepared)
+        self._know()
+
+    def _know(self) -> None:
         with self._gradebook() as gb:
             self.known = {(a.name, n.name) for a in gb.assignments for n in a.notebooks}
 
-    def _follow(self, prepared: Path) -> None:
+    def follow(self, prepared: Path, grading: set[str]) -> list[str]:
         """Bring each assignment of the class course whose source differs from ``prepared``'s (a test fixed, points
         or a text changed since ``out`` was graded) up to it: its source, and the class gradebook's cells, by
-        nbgrader's own ``generate_assignment``. nbgrader refuses a cell added or removed once there are
-        submissions: then nothing changes, and ``RuntimeError`` says what to do. Rows graded before the change say
-        so in their message (:data:`STALE`) until they are graded again."""
+        nbgrader's own ``generate_assignment``. Rows graded before the change say so in their message
+        (:data:`STALE`) until they are graded again. nbgrader refuses a cell added or removed once there are
+        submissions: then that assignment stays as it was, and ``RuntimeError`` says what to do if it is among
+        those ``grading`` now; else a warning, returned, says so."""
+        warnings = []
         for new in sorted(p for p in (prepared / "source").iterdir() if p.is_dir()):
             old = self.course / "source" / new.name
             if old.is_dir() and sorted(p.name for p in old.glob("*.ipynb")) == sorted(
@@ -156,24 +159,46 @@ class ClassRecord:
                 shutil.rmtree(old)
                 if kept.is_dir():
                     shutil.move(kept, old)
-                raise RuntimeError(
-                    f"{new.name} has changed since {self.out} was graded in a way its gradebook cannot follow "
-                    f"(nbgrader: {_cause(error)}): grade the class into a new OUT (the "
-                    f"instructor guide, *Changing an assignment after grading*)") from None
+                problem = (f"{new.name} has changed since {self.out} was graded in a way its gradebook cannot follow "
+                           f"(nbgrader: {_cause(error)})")
+                if new.name in grading:
+                    raise RuntimeError(f"{problem}: grade {new.name} into a new OUT (the instructor guide, *Changing "
+                                       "an assignment after grading*)") from None
+                warnings.append(f"warning: {problem}; its rows keep the version they were graded with")
+                continue
             shutil.rmtree(kept, ignore_errors=True)
             for key, entry in self.statuses.items():  # rows without a graded file (missing, say) score 0 either way
                 if (key.split("\t")[1] == new.name and self._path("autograded", tuple(key.split("\t"))).is_file()
-                        and STALE not in entry["message"]):
-                    entry["message"] += STALE
+                        and not entry.get("stale")):
+                    entry["message"], entry["stale"] = entry["message"] + STALE, True
             write_json(self.status_file, self.statuses)
+        self._know()
+        return warnings
 
     def warnings(self) -> list[str]:
-        """A warning naming the rows graded before their assignment changed and not graded since (:meth:`_follow`),
-        with the command that grades them again; none while there are none."""
-        stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if STALE in entry["message"])
-        named = ", ".join(stale[:3]) + (", ..." if len(stale) > 3 else "")
-        return [f"warning: notebooks graded before their assignment changed, not since ({len(stale)}: {named}): grade "
-                f"them again, `python -m posenc_grader {self.course / 'submitted'} --out {self.out}`"] if stale else []
+        """Warnings, each with what to do: rows graded before their assignment changed and not since
+        (:meth:`follow`); manual scores that stand over automatic ones that changed since (a test fixed after a
+        grade by hand)."""
+        stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if entry.get("stale"))
+        standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
+                    for cell in entry.get("overridden", []) if self._manual(key, cell) is not None]
+        return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
+                for what, rows, fix in [
+                    ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
+                     f"`python -m posenc_grader {self.course / 'submitted'} --out {self.out}`"),
+                    ("manual scores stand over automatic ones that changed since", standing, "empty the cell's score "
+                     "box in the formgrader for the new one to count, then `make feedback`")] if rows]
+
+    def _manual(self, key: str, cell: str) -> float | None:
+        """The manual score of one cell of a row, or None."""
+        from nbgrader.api import MissingEntry
+
+        student, assignment, notebook = key.split("\t")
+        with self._gradebook() as gb:
+            try:
+                return gb.find_grade(cell, notebook, assignment, student).manual_score
+            except MissingEntry:
+                return None
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
@@ -198,18 +223,17 @@ class ClassRecord:
         from .sanitize import Sanitize
 
         graded = result is not None and "grades" in result
-        inert = None if row.content is None else _inert(row.content, Sanitize())
+        inert = None if row.content is None else Sanitize().preprocess(copy.deepcopy(row.content), {})[0]
         before = self._path("submitted", row.key)
-        changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) != _sources(inert)
+        # the same file: the copy kept of it made inert again (not always what one pass left), or that copy itself
+        changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) not in (
+            _sources(inert), _sources(row.content))
         cleared, overridden = self._store_scores(
             row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed) if (
             row.assignment, row.notebook) in self.known else (False, [])
         if cleared:
             message += ("; graded from a new file: the manual scores and comments given to the earlier one were "
                         "cleared")
-        if overridden:
-            message += (f"; a manual score stands over an automatic one that changed ({', '.join(overridden)}): clear "
-                        "it in the formgrader for the new one to count")
         for kind in ("submitted", "autograded"):
             self._path(kind, row.key).unlink(missing_ok=True)
         if inert is not None:  # the formgrader's folder: what the student wrote, made inert
@@ -226,7 +250,8 @@ class ClassRecord:
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message,
-                                              **({"repairs": row.notes} if row.status == "repaired" else {})}
+                                              **({"repairs": row.notes} if row.status == "repaired" else {}),
+                                              **({"overridden": overridden} if overridden else {})}
         write_json(self.status_file, self.statuses)
         page = self.write_page(row.key)
         for found in [row.path.parent / name for name in EXCHANGE_FILES] if row.path else []:
@@ -291,7 +316,7 @@ class ClassRecord:
 
         student, assignment, notebook = key
         entry = self.statuses.get("\t".join(key))
-        mark = Mark(statuses=[entry["status"]] + [CHANGED] * (STALE in entry["message"]) if entry else [])
+        mark = Mark(statuses=[entry["status"]] + [CHANGED] * bool(entry.get("stale")) if entry else [])
         if (assignment, notebook) not in self.known:
             return mark
         with self._gradebook() as gb:
@@ -327,12 +352,3 @@ def _sources(notebook) -> list[tuple]:
     return [(cell.cell_type, cell.source, cell.get("attachments")) for cell in notebook.cells
             if not cell.get("metadata", {}).get("nbgrader", {}).get("locked")]
 
-
-def _inert(notebook, sanitize, passes: int = 4):
-    """``notebook`` sanitized until a pass changes nothing more (markup that one pass leaves may be cleaned by the
-    next), so that the copy kept in ``submitted/``, graded again, is the same file."""
-    for _ in range(passes):
-        before, notebook = [cell.source for cell in notebook.cells], sanitize.preprocess(copy.deepcopy(notebook), {})[0]
-        if [cell.source for cell in notebook.cells] == before:
-            break
-    return notebook
