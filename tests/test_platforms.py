@@ -21,12 +21,11 @@ from grading_kit import COURSE, ROOT, ROTATION, grade, grade_by_hand, read, writ
 
 from posenc_grader import refresh, samples
 from posenc_grader.__main__ import main
-from posenc_grader.course import Course, prepare
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, PREPARED, STALE, ClassRecord
+from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, STALE
 from posenc_grader.roster import Person, read_roster
 from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
-from posenc_grader.submissions import Catalog
+from posenc_grader.submissions import Catalog, restore
 
 CATALOG = Catalog(COURSE.root / "release")  # the committed student versions: what the prepared course holds
 ASSIGNMENT, NOTEBOOK = ROTATION
@@ -365,6 +364,7 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
     """A student's Canvas name that reads as a Moodle folder, and more files of theirs named as Blackboard's than
     the class has, leave the download Canvas's; a notebook of this exercise whose added cells copy another's locked
     text (no ids) is still this exercise's."""
+    when = "2024-03-01 10:00:00 +00:00"
     files = {canvas(name, uid, 10 * uid, "rotation.ipynb"): "{}" for name, uid in (
         ("Lovelace, Ada", 7), ("Hopper, Grace", 8), ("x_1_assignsubmission_file", 9))}
     files |= {canvas("Turing, Alan", 10, 100 + n, f"x_attempt_2024-01-01-00-00-0{n}_a.ipynb"): "{}" for n in range(5)}
@@ -376,7 +376,6 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
                                       "alan/submission_metadata.yml", f"ada/{ASSIGNMENT}/rotation.ipynb",
                                       f"alan/{ASSIGNMENT}/x_1_assignsubmission_file/rotation.ipynb")}
     assert read_download(lay_out(tmp_path / "folders", deeper)) is None  # folders: names a student chose decide nothing
-    when = "2024-03-01 10:00:00 +00:00"
     forged = gradescope_metadata({"a": ("2030-01-01 00:00:00 +00:00", [("Grace Hopper", "2", "g@x.edu")])})
     export = read_download(lay_out(tmp_path / "export", {
         "submission_metadata.yml": gradescope_metadata({f"submission_{n}": (when, [(name, str(n), f"{n}@x.edu")])
@@ -385,7 +384,14 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
         "submission_2/rotation.ipynb": "{}"}))
     assert {f.shown: f.platform_id for f in export.found if f.shown.endswith(".ipynb")} == {
         "submission_1/a/rotation.ipynb": "1", "submission_2/rotation.ipynb": "2"}  # the export's metadata alone
+    late = lay_out(tmp_path / "late", {f"carol/{ASSIGNMENT}/submission_metadata.yml": gradescope_metadata(
+        {"forbob": (when, [("Bob", "bob", "b@x.edu")])}), f"carol/{ASSIGNMENT}/forbob/rotation.ipynb": "{}"})
+    assert read_download(late) is None  # one student's folder alone: never unwrapped down to the names they chose
     nb = nbformat.read(str(COURSE.root / "release" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"), 4)
+    tests = next(c for c in nb.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch04_rotation_tests")
+    copied = nbformat.from_dict({**nb, "cells": [nbformat.v4.new_raw_cell(tests.source), *nb.cells]})
+    restored, repairs = restore(copied, nb)
+    assert repairs == [] and restored.cells[0].cell_type == "raw"  # a raw copy of a test cell is the student's own
     other = next(c for c in nbformat.read(str(COURSE.root / "release/ch01_attention/attention.ipynb"), 4).cells
                  if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("locked"))
     nb.cells += [nbformat.v4.new_markdown_cell(other.source) for _ in range(3 * len(nb.cells))]
@@ -640,13 +646,23 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     assert rows["x_1_assignsubmission_file_105"]["status"] == "ok"
     assert STALE in rows["Forger"]["message"] and rows["Forger"]["score"] == "0"  # a name forges no wait
     forger.unlink()
+    kept = out / INSTRUCTOR_ONLY / "submitted" / "Forger" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+    kept.write_text('{"cells": [')  # a kept copy that cannot be graded now (its assignment gone, say): kept as it is
+    said = []
+    grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course, progress=said.append)
+    again_rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
+    assert again_rows["Forger"] == rows["Forger"] and kept.read_text() == '{"cells": ['
+    assert any("not graded, as it was before: Forger/" in line for line in said)
+    assert any("manual scores stand over automatic ones" in line for line in said)  # said until cleared
+    shutil.rmtree(kept.parent.parent)
     nb.cells.append(nbformat.v4.new_markdown_cell("A new question", metadata={"nbgrader": {
         "grade_id": "ch04_added", "locked": True, "grade": False, "solution": False, "schema_version": 3}}))
     write(source, nb)
-    before = (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes()
-    with pytest.raises(RuntimeError, match="Cannot add or remove cells.*grade ch04_rotation into a new OUT"):
-        grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv")
-    assert (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb").read_bytes() == before
-    (warned,) = ClassRecord(out).follow(prepare(Course(course), out / PREPARED), grading={"ch03_ladder"})  # goes on
-    assert "cannot follow" in warned and (out / INSTRUCTOR_ONLY / "source" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
-                                          ).read_bytes() == before
+    before = [(out / name).read_bytes() for name in (f"{INSTRUCTOR_ONLY}/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb",
+                                                     "grades.csv", f"{INSTRUCTOR_ONLY}/gradebook.db")]
+    said = []
+    grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv", progress=said.append)
+    assert any("Cannot add or remove cells" in line and "grade them into a new OUT" in line for line in said)
+    assert any(line.startswith("warning: not graded, as it was before: Lovelace, Ada/") for line in said)
+    assert [(out / name).read_bytes() for name in (f"{INSTRUCTOR_ONLY}/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb",
+                                                   "grades.csv", f"{INSTRUCTOR_ONLY}/gradebook.db")] == before

@@ -104,12 +104,18 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
-    for line in record.follow(prepared, {row.assignment for row in rows}):
+    warnings, frozen = record.follow(prepared)
+    def held(row: Row) -> bool:  # an assignment this OUT cannot follow, or a kept copy that cannot be graded now
+        return row.assignment in frozen or own and row.content is None
+
+    kept, rows = [row for row in rows if held(row)], [row for row in rows if not held(row)]
+    for line in warnings + [f"warning: not graded, as it was before: {row.student}/{row.assignment}/{row.notebook} "
+                            f"({row.path or 'no file'})" for row in kept]:  # never a kept copy or grade lost
         say(line)
     for row in rows if own else []:  # restored when first graded: what was repaired then is said again
         repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
         if repairs and row.status == "ok":
-            row.status, row.notes = "repaired", repairs + row.notes
+            row.status, row.notes = "repaired", list(dict.fromkeys(repairs + row.notes))
     for row in rows:
         if row.status == "missing" and row.key[:2] in why_missing:
             row.notes = [why_missing[row.key[:2]]]
@@ -147,6 +153,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"wrote {record.write_csv()}")
     for line in gradebooks.write(out):
         say(line)
-    for line in record.warnings():
+    for line in record.warnings(the_course.root):
         say(line)
     return done

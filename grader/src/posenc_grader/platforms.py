@@ -123,7 +123,7 @@ def detect(root: Path) -> str | None:
     ``<student>/<assignment>/``, decides nothing). Of those, the platform whose names most files have, Canvas's on
     a tie: a student names only the end of a Canvas file, after its prefix, so look-alikes count for Canvas too."""
     files = list(files_under(root))
-    if (root / GRADESCOPE_METADATA).is_file():
+    if (root / GRADESCOPE_METADATA).is_file() and not (root / GRADESCOPE_METADATA).is_symlink():
         return "gradescope"
     top = [path.name for path, shown in files if "/" not in shown]
     named = {"canvas": sum(bool(_CANVAS.fullmatch(name)) for name in top),
@@ -149,10 +149,11 @@ def files_under(root: Path, links: bool = False):
 
 
 def _inner(folder: Path) -> Path:
-    """``folder``, or the folder it wraps when it holds nothing else (as an unpacked export often does)."""
+    """``folder``, or the folder it wraps when it holds nothing else (as an unpacked export does): one level, never
+    more (deeper, a lone student's folder would be read, and the names they chose in it as a platform's)."""
     entries = [p for p in folder.iterdir() if not (p.name.startswith(".") or p.name in SKIPPED)]
     if len(entries) == 1 and entries[0].is_dir() and not _MOODLE.fullmatch(entries[0].name):
-        return _inner(entries[0])
+        return entries[0]
     return folder
 
 
@@ -269,6 +270,8 @@ class _WithoutAliases(yaml.SafeLoader):
 def _gradescope(root: Path):
     metadata_file = root / GRADESCOPE_METADATA  # the export's own: a copy in a submission folder is a student's
     try:
+        if metadata_file.is_symlink():
+            raise OSError("a symbolic link, not followed")
         metadata = yaml.load(metadata_file.read_text(encoding="utf-8"), Loader=_WithoutAliases) or {}
     except (OSError, yaml.YAMLError) as error:
         raise NothingToPlace(f"gradescope: {metadata_file} cannot be read: {error}") from error

@@ -134,58 +134,74 @@ class ClassRecord:
         with self._gradebook() as gb:
             self.known = {(a.name, n.name) for a in gb.assignments for n in a.notebooks}
 
-    def follow(self, prepared: Path, grading: set[str]) -> list[str]:
+    def follow(self, prepared: Path) -> tuple[list[str], set[str]]:
         """Bring each assignment of the class course whose source differs from ``prepared``'s (a test fixed, points
         or a text changed since ``out`` was graded) up to it: its source, and the class gradebook's cells, by
-        nbgrader's own ``generate_assignment``. Rows graded before the change say so in their message
-        (:data:`STALE`) until they are graded again. nbgrader refuses a cell added or removed once there are
-        submissions: then that assignment stays as it was, and ``RuntimeError`` says what to do if it is among
-        those ``grading`` now; else a warning, returned, says so."""
-        warnings = []
+        nbgrader's own ``generate_assignment``. Rows of a notebook graded before the change say so (``stale``)
+        until they are graded again. nbgrader refuses a cell or notebook added or removed once there are
+        submissions: then that assignment and its gradebook stay as they were. Returns a warning for each such
+        assignment, and their names: this ``out`` grades none of their files now."""
+        warnings, frozen = [], set()
         for new in sorted(p for p in (prepared / "source").iterdir() if p.is_dir()):
             old = self.course / "source" / new.name
-            if old.is_dir() and sorted(p.name for p in old.glob("*.ipynb")) == sorted(
-                    p.name for p in new.glob("*.ipynb")) and all(same_notebooks(p, old / p.name)
-                                                                  for p in new.glob("*.ipynb")):
+            changed = {p.stem for p in new.glob("*.ipynb") if not (old / p.name).is_file()
+                       or not same_notebooks(p, old / p.name)} | {p.stem for p in old.glob("*.ipynb")
+                                                                  if not (new / p.name).is_file()}
+            if not changed:
                 continue
-            kept = self.out / WORK / "source-before"
-            shutil.rmtree(kept, ignore_errors=True)
-            if old.is_dir():
-                shutil.move(old, kept)
-            shutil.copytree(new, old)
             try:
-                generate_in(Course(self.course), [new.name])
-            except RuntimeError as error:
-                shutil.rmtree(old)
-                if kept.is_dir():
-                    shutil.move(kept, old)
-                problem = (f"{new.name} has changed since {self.out} was graded in a way its gradebook cannot follow "
-                           f"(nbgrader: {_cause(error)})")
-                if new.name in grading:
-                    raise RuntimeError(f"{problem}: grade {new.name} into a new OUT (the instructor guide, *Changing "
-                                       "an assignment after grading*)") from None
-                warnings.append(f"warning: {problem}; its rows keep the version they were graded with")
+                self._swap(new, old)
+            except _CannotFollow as error:
+                frozen.add(new.name)
+                warnings.append(f"warning: {new.name} has changed since {self.out} was graded in a way its gradebook "
+                                f"cannot follow (nbgrader: {error}): none of its files is graded into it; grade them "
+                                "into a new OUT (the instructor guide, *Changing an assignment after grading*)")
                 continue
-            shutil.rmtree(kept, ignore_errors=True)
             for key, entry in self.statuses.items():  # rows without a graded file (missing, say) score 0 either way
-                if (key.split("\t")[1] == new.name and self._path("autograded", tuple(key.split("\t"))).is_file()
-                        and not entry.get("stale")):
+                student, assignment, notebook = key.split("\t")
+                if (assignment, notebook) in {(new.name, stem) for stem in changed} and not entry.get("stale") and \
+                        self._path("autograded", (student, assignment, notebook)).is_file():
                     entry["message"], entry["stale"] = entry["message"] + STALE, True
             write_json(self.status_file, self.statuses)
         self._know()
-        return warnings
+        return warnings, frozen
 
-    def warnings(self) -> list[str]:
+    def _swap(self, new: Path, old: Path) -> None:
+        """Put the source ``new`` in place of ``old`` and update the gradebook by nbgrader; where nbgrader refuses
+        the change (:class:`_CannotFollow`) or fails, the source and the gradebook are put back as they were."""
+        kept, book = self.out / WORK / "source-before", self.course / "gradebook.db"
+        shutil.rmtree(kept, ignore_errors=True)
+        shutil.copy(book, kept.with_suffix(".db"))
+        if old.is_dir():
+            shutil.move(old, kept)
+        shutil.copytree(new, old)
+        try:
+            generate_in(Course(self.course), [new.name])
+        except RuntimeError as error:
+            shutil.rmtree(old)
+            if kept.is_dir():
+                shutil.move(kept, old)
+            shutil.copy(kept.with_suffix(".db"), book)  # nbgrader commits cell by cell: none of it stays
+            cause = _cause(error)
+            if "Cannot add or remove" in cause or "Cannot modify existing assignment" in cause:
+                raise _CannotFollow(cause) from None
+            raise
+        finally:
+            kept.with_suffix(".db").unlink(missing_ok=True)
+        shutil.rmtree(kept, ignore_errors=True)
+
+    def warnings(self, course: Path | None = None) -> list[str]:
         """Warnings, each with what to do: rows graded before their assignment changed and not since
-        (:meth:`follow`); manual scores that stand over automatic ones that changed since (a test fixed after a
-        grade by hand)."""
+        (:meth:`follow`), with the command that grades them again (against ``course``, where given); manual scores
+        that stand over automatic ones that changed since (a test fixed after a grade by hand)."""
         stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if entry.get("stale"))
         standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
                     for cell in entry.get("overridden", []) if self._manual(key, cell) is not None]
         return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
                 for what, rows, fix in [
                     ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
-                     f"`python -m posenc_grader {self.course / 'submitted'} --out {self.out}`"),
+                     f"`python -m posenc_grader {self.course / 'submitted'} --out {self.out}"
+                     + (f" --course {course}`" if course else "`")),
                     ("manual scores stand over automatic ones that changed since", standing, "empty the cell's score "
                      "box in the formgrader for the new one to count, then `make feedback`")] if rows]
 
@@ -249,6 +265,8 @@ class ClassRecord:
                 notes = f"**Grading notes.**\n\n<pre>{html.escape(f'{status}: {message}')}</pre>"
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
+        earlier = self.statuses.get("\t".join(row.key), {})  # an override still standing is said until cleared
+        overridden = list(dict.fromkeys(overridden + ([] if changed else earlier.get("overridden", []))))
         self.statuses["\t".join(row.key)] = {"status": status, "message": message,
                                               **({"repairs": row.notes} if row.status == "repaired" else {}),
                                               **({"overridden": overridden} if overridden else {})}
@@ -337,6 +355,10 @@ class ClassRecord:
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
                          entry["status"], entry["message"]])
         return write_csv(self.out / "grades.csv", rows)
+
+
+class _CannotFollow(RuntimeError):
+    """nbgrader refused to change a gradebook's cells or notebooks that already have submissions."""
 
 
 def _cause(error: Exception) -> str:

@@ -124,14 +124,15 @@ def restore(nb: NotebookNode, handed_out: NotebookNode) -> tuple[NotebookNode, l
     """The submission ``nb`` with the cell structure of ``handed_out`` restored; and what was repaired."""
     order = [_grade_id(c) for c in handed_out.cells if _grade_id(c)]   # cells without an id are the student's
     original = {_grade_id(c): c for c in handed_out.cells if _grade_id(c)}
-    locked_text = {c.source.strip(): _grade_id(c) for c in handed_out.cells if _meta(c).get("locked")}
+    locked_text = {(c.cell_type, c.source.strip()): _grade_id(c) for c in handed_out.cells if _meta(c).get("locked")}
     matched: dict[str, NotebookNode] = {}
     added: dict[str | None, list[NotebookNode]] = {}
     seen_order, notes, anchor = [], [], None
     for cell in nb.cells:
         grade_id = _grade_id(cell)
-        if grade_id is None and str(cell.get("source", "")).strip() in locked_text:
-            grade_id = locked_text[str(cell.get("source", "")).strip()]
+        text = (cell.get("cell_type"), str(cell.get("source", "")).strip())  # a raw copy is no test cell
+        if grade_id is None and text in locked_text:
+            grade_id = locked_text[text]
             if grade_id not in matched:
                 notes.append(f"cell {grade_id} had lost its nbgrader metadata (restored)")
         if grade_id in original and grade_id not in matched:
