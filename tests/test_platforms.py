@@ -661,8 +661,16 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     before = [(out / name).read_bytes() for name in (f"{INSTRUCTOR_ONLY}/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb",
                                                      "grades.csv", f"{INSTRUCTOR_ONLY}/gradebook.db")]
     said = []
-    grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv", progress=said.append)
+    with pytest.raises(NothingToPlace, match="ch04_rotation has changed in a way this OUT cannot follow"):
+        grade(again, out, prepared_course, course=course, roster=SAMPLE / "roster.csv", progress=said.append)
     assert any("Cannot add or remove cells" in line and "grade them into a new OUT" in line for line in said)
-    assert any(line.startswith("warning: not graded, as it was before: Lovelace, Ada/") for line in said)
     assert [(out / name).read_bytes() for name in (f"{INSTRUCTOR_ONLY}/source/{ASSIGNMENT}/{NOTEBOOK}.ipynb",
                                                    "grades.csv", f"{INSTRUCTOR_ONLY}/gradebook.db")] == before
+    nb.cells.pop()
+    write(source, nb)
+    write(course / "source" / ASSIGNMENT / "extra.ipynb", read("source"))  # a notebook added
+    said = []
+    grade(out / INSTRUCTOR_ONLY / "submitted", out, prepared_course, course=course, progress=said.append)  # folders
+    assert any("Cannot modify existing assignment" in line for line in said)
+    assert any(line.startswith("warning: not graded, as it was before: Lovelace, Ada/") for line in said)
+    assert (out / INSTRUCTOR_ONLY / "gradebook.db").read_bytes() == before[2]

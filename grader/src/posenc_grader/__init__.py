@@ -91,12 +91,16 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"preparing the course {the_course.root} (nbgrader generate_assignment, cached)")
     prepared = prepare(the_course, out / PREPARED)
     record = ClassRecord(out, prepared)
+    refused, frozen = record.follow(prepared)
+    for line in refused:
+        say(line)
+    (out / WORK / "course").write_text(str(the_course.root), encoding="utf-8")  # the course the warnings name
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
     why_missing: dict[tuple[str, str], str] = {}  # a download's reason, for the row's message
     if download is not None:
         placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {},
-                                   frozenset(key[:2] for key in earlier))
+                                   frozenset(key[:2] for key in earlier), frozenset(frozen))
         for line in staging.summary(download.platform, placements):
             say(line)
         submissions = out / staging.STAGED
@@ -104,14 +108,14 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
-    warnings, frozen = record.follow(prepared)
+    rows = [row for row in rows if not (own and row.path is None)]  # OUT's own copies: no row made for a gap
+
     def held(row: Row) -> bool:  # an assignment this OUT cannot follow, or a kept copy that cannot be graded now
         return row.assignment in frozen or own and row.content is None
 
-    kept, rows = [row for row in rows if held(row)], [row for row in rows if not held(row)]
-    for line in warnings + [f"warning: not graded, as it was before: {row.student}/{row.assignment}/{row.notebook} "
-                            f"({row.path or 'no file'})" for row in kept]:  # never a kept copy or grade lost
-        say(line)
+    for row in [row for row in rows if held(row)]:  # never a kept copy or grade lost
+        say(f"warning: not graded, as it was before: {row.student}/{row.assignment}/{row.notebook} ({row.path})")
+    rows = [row for row in rows if not held(row)]
     for row in rows if own else []:  # restored when first graded: what was repaired then is said again
         repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
         if repairs and row.status == "ok":
@@ -153,6 +157,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     say(f"wrote {record.write_csv()}")
     for line in gradebooks.write(out):
         say(line)
-    for line in record.warnings(the_course.root):
+    for line in record.warnings():
         say(line)
     return done

@@ -14,7 +14,6 @@ from __future__ import annotations
 import copy
 import html
 import json
-import re
 import shutil
 from pathlib import Path
 
@@ -137,11 +136,11 @@ class ClassRecord:
     def follow(self, prepared: Path) -> tuple[list[str], set[str]]:
         """Bring each assignment of the class course whose source differs from ``prepared``'s (a test fixed, points
         or a text changed since ``out`` was graded) up to it: its source, and the class gradebook's cells, by
-        nbgrader's own ``generate_assignment``. Rows of a notebook graded before the change say so (``stale``)
-        until they are graded again. nbgrader refuses a cell or notebook added or removed once there are
-        submissions: then that assignment and its gradebook stay as they were. Returns a warning for each such
-        assignment, and their names: this ``out`` grades none of their files now."""
-        warnings, frozen = [], set()
+        nbgrader's own ``generate_assignment``. Rows of a notebook graded before the change wait (``stale``, and
+        their pages drawn again) until they are graded again. nbgrader refuses a cell or a notebook added or removed
+        once there are submissions: then that assignment and its gradebook stay as they were. Returns a warning for
+        each such assignment, and their names: this ``out`` grades none of their files now."""
+        refused, frozen, marked = [], set(), []
         for new in sorted(p for p in (prepared / "source").iterdir() if p.is_dir()):
             old = self.course / "source" / new.name
             changed = {p.stem for p in new.glob("*.ipynb") if not (old / p.name).is_file()
@@ -149,50 +148,56 @@ class ClassRecord:
                                                                   if not (new / p.name).is_file()}
             if not changed:
                 continue
+            waiting = [key for key, entry in self.statuses.items() if not entry.get("stale")
+                       and tuple(key.split("\t")[1:]) in {(new.name, stem) for stem in changed}
+                       and self._path("autograded", tuple(key.split("\t"))).is_file()]  # else 0 either way
+            for key in waiting:  # marked first: a run stopped midway leaves them waiting, never unmarked
+                self.statuses[key].update(message=self.statuses[key]["message"] + STALE, stale=True)
+            write_json(self.status_file, self.statuses)
             try:
                 self._swap(new, old)
             except _CannotFollow as error:
+                for key in waiting:
+                    self.statuses[key].update(message=self.statuses[key]["message"].replace(STALE, ""), stale=False)
+                write_json(self.status_file, self.statuses)
                 frozen.add(new.name)
-                warnings.append(f"warning: {new.name} has changed since {self.out} was graded in a way its gradebook "
-                                f"cannot follow (nbgrader: {error}): none of its files is graded into it; grade them "
-                                "into a new OUT (the instructor guide, *Changing an assignment after grading*)")
+                refused.append(f"warning: {new.name} has changed since {self.out} was graded in a way its gradebook "
+                               f"cannot follow (nbgrader: {error}): none of its files is graded into it; grade them "
+                               "into a new OUT (the instructor guide, *Changing an assignment after grading*)")
                 continue
-            for key, entry in self.statuses.items():  # rows without a graded file (missing, say) score 0 either way
-                student, assignment, notebook = key.split("\t")
-                if (assignment, notebook) in {(new.name, stem) for stem in changed} and not entry.get("stale") and \
-                        self._path("autograded", (student, assignment, notebook)).is_file():
-                    entry["message"], entry["stale"] = entry["message"] + STALE, True
-            write_json(self.status_file, self.statuses)
+            marked += waiting
         self._know()
-        return warnings, frozen
+        for key in marked:  # its page says it waits, as grades.csv and the platforms' gradebooks do
+            self.write_page(tuple(key.split("\t")))
+        return refused, frozen
 
     def _swap(self, new: Path, old: Path) -> None:
         """Put the source ``new`` in place of ``old`` and update the gradebook by nbgrader; where nbgrader refuses
-        the change (:class:`_CannotFollow`) or fails, the source and the gradebook are put back as they were."""
-        kept, book = self.out / WORK / "source-before", self.course / "gradebook.db"
+        the change (:class:`_CannotFollow`), or anything fails or stops it, the source and the gradebook are put back
+        as they were (nbgrader commits cell by cell)."""
+        kept, book, backup = self.out / WORK / "source-before", self.course / "gradebook.db", self.out / WORK / "gb.db"
         shutil.rmtree(kept, ignore_errors=True)
-        shutil.copy(book, kept.with_suffix(".db"))
-        if old.is_dir():
-            shutil.move(old, kept)
-        shutil.copytree(new, old)
+        shutil.copy(book, backup)
         try:
+            if old.is_dir():
+                shutil.move(old, kept)
+            shutil.copytree(new, old)
             generate_in(Course(self.course), [new.name])
-        except RuntimeError as error:
-            shutil.rmtree(old)
+        except BaseException as error:
+            shutil.rmtree(old, ignore_errors=True)
             if kept.is_dir():
                 shutil.move(kept, old)
-            shutil.copy(kept.with_suffix(".db"), book)  # nbgrader commits cell by cell: none of it stays
-            cause = _cause(error)
-            if "Cannot add or remove" in cause or "Cannot modify existing assignment" in cause:
+            shutil.copy(backup, book)
+            if isinstance(error, RuntimeError) and (cause := _refusal(str(error))):
                 raise _CannotFollow(cause) from None
             raise
         finally:
-            kept.with_suffix(".db").unlink(missing_ok=True)
+            backup.unlink(missing_ok=True)
         shutil.rmtree(kept, ignore_errors=True)
 
-    def warnings(self, course: Path | None = None) -> list[str]:
+    def warnings(self) -> list[str]:
         """Warnings, each with what to do: rows graded before their assignment changed and not since
-        (:meth:`follow`), with the command that grades them again (against ``course``, where given); manual scores
+        (:meth:`follow`), with the command that grades them again (against the course last graded with); manual scores
         that stand over automatic ones that changed since (a test fixed after a grade by hand)."""
         stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if entry.get("stale"))
         standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
@@ -200,10 +205,14 @@ class ClassRecord:
         return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
                 for what, rows, fix in [
                     ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
-                     f"`python -m posenc_grader {self.course / 'submitted'} --out {self.out}"
-                     + (f" --course {course}`" if course else "`")),
+                     f"`python -m posenc_grader '{self.course / 'submitted'}' --out '{self.out}'{self._course()}`"),
                     ("manual scores stand over automatic ones that changed since", standing, "empty the cell's score "
                      "box in the formgrader for the new one to count, then `make feedback`")] if rows]
+
+    def _course(self) -> str:
+        """`` --course '...'`` for the course the last grading into ``out`` used (grade_class writes it)."""
+        used = self.out / WORK / "course"
+        return f" --course '{used.read_text(encoding='utf-8')}'" if used.is_file() else ""
 
     def _manual(self, key: str, cell: str) -> float | None:
         """The manual score of one cell of a row, or None."""
@@ -265,11 +274,12 @@ class ClassRecord:
                 notes = f"**Grading notes.**\n\n<pre>{html.escape(f'{status}: {message}')}</pre>"
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
-        earlier = self.statuses.get("\t".join(row.key), {})  # an override still standing is said until cleared
-        overridden = list(dict.fromkeys(overridden + ([] if changed else earlier.get("overridden", []))))
-        self.statuses["\t".join(row.key)] = {"status": status, "message": message,
-                                              **({"repairs": row.notes} if row.status == "repaired" else {}),
-                                              **({"overridden": overridden} if overridden else {})}
+        key = "\t".join(row.key)  # an override still standing is said until cleared
+        standing = [c for c in self.statuses.get(key, {}).get("overridden", []) if self._manual(key, c) is not None]
+        overridden = list(dict.fromkeys(overridden + ([] if changed else standing)))
+        self.statuses[key] = {"status": status, "message": message,
+                              **({"repairs": row.notes} if row.status == "repaired" else {}),
+                              **({"overridden": overridden} if overridden else {})}
         write_json(self.status_file, self.statuses)
         page = self.write_page(row.key)
         for found in [row.path.parent / name for name in EXCHANGE_FILES] if row.path else []:
@@ -361,11 +371,10 @@ class _CannotFollow(RuntimeError):
     """nbgrader refused to change a gradebook's cells or notebooks that already have submissions."""
 
 
-def _cause(error: Exception) -> str:
-    """The line of nbgrader's log that says why: the first exception it logged, not its own wrapper."""
-    lines = [line.strip() for line in str(error).splitlines() if line.strip()]
-    return next((line for line in lines if re.match(r"[\w.]*(Error|Exception): ", line)
-                 and not line.startswith("nbgrader")), lines[-1] if lines else "failed")
+def _refusal(log: str) -> str:
+    """The line of nbgrader's log where it refuses to change cells or notebooks that have submissions, or ''."""
+    return next((line.strip() for line in log.splitlines()
+                 if "Cannot add or remove cells" in line or "Cannot modify existing assignment" in line), "")
 
 
 def _sources(notebook) -> list[tuple]:

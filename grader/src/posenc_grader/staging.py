@@ -50,12 +50,14 @@ class Placement:
 
 
 def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: Path, max_bytes: int,
-          columns: dict[str, str] | None = None, graded: frozenset[tuple[str, str]] = frozenset()) -> list[Placement]:
+          columns: dict[str, str] | None = None, graded: frozenset[tuple[str, str]] = frozenset(),
+          frozen: frozenset[str] = frozenset()) -> list[Placement]:
     """Place every file of ``download`` into :data:`STAGED`, write the report, and return the placements (or raise
     :class:`~posenc_grader.platforms.NothingToPlace`). ``columns`` names the assignments' gradebook columns;
     ``graded`` holds the (student, assignment) pairs graded from a file in an earlier run into ``out``, which this
     one never marks missing (a download of late work). Raises ``ValueError`` for a roster none of whose platform
-    ids has a file in the download (another assignment's: Moodle's participant ids are each assignment's own)."""
+    ids has a file in the download (another assignment's: Moodle's participant ids are each assignment's own).
+    A file of an assignment in ``frozen`` (changed in a way ``out`` cannot follow) is rejected, with its reason."""
     if roster and not any(_person(found, roster) for found in download.found):
         raise ValueError(f"the roster matches no file of this {download.platform} download: none of its "
                          f"{len(roster)} platform ids handed one in. Is it another assignment's? Give this "
@@ -64,6 +66,10 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
     known = _known_names(kept, download.platform)
     names = _names(download, roster, known)
     placements = [_place(found, catalog, roster, names, max_bytes) for found in download.found]
+    for p in placements:
+        if p.outcome == "placed" and p.assignment in frozen:
+            p.outcome, p.reason = "rejected", (f"{p.assignment} has changed in a way this OUT cannot follow (see the "
+                                               "warning): grade it into a new OUT")
     _assign_the_unrecognised(placements, catalog)
     _keep_what_was_graded_later(placements, kept, download.platform)
     _keep_the_latest(placements)
