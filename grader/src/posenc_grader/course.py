@@ -162,8 +162,9 @@ def generate(course: Course, dest: Path) -> Path:
 
 def generate_in(course: Course, assignments: Iterable[str]) -> None:
     """``nbgrader generate_assignment --force`` of each of ``assignments`` in ``course``'s own directory: the student
-    versions, and the gradebook's cells made or updated (nbgrader refuses to add or remove a cell of a notebook that
-    has submissions). Raises ``RuntimeError`` with nbgrader's log when one fails (nbgrader itself only logs it)."""
+    versions, and the gradebook's cells made or updated (nbgrader refuses to add or remove a cell or a notebook of an
+    assignment that has submissions). Raises ``RuntimeError`` with nbgrader's log when one fails (nbgrader itself
+    only logs it)."""
     from nbgrader.apps import NbGraderAPI
     from nbgrader.coursedir import CourseDirectory
 
