@@ -154,7 +154,11 @@ def test_blackboard_receipts_name_the_student_and_mark_late_attempts(tmp_path):
              f"{second}_rotation.ipynb": "{}", f"{second}.txt": blackboard_receipt(
                  "Ada Lovelace", "a_lovelace", "Saturday, 9 March 2024 23:30:05 o'clock GMT (Late)"),
              f"{alone}_rotation.ipynb": "{}"}
+    forged = f"{second}_x_ghopper_attempt_2030-01-01-00-00-00_rotation.ipynb"  # a file named as another's attempt
+    files[forged] = "{}"
     found = {f.shown: f for f in read_download(lay_out(tmp_path / "download", files)).found}
+    assert (found[forged].platform_id, found[forged].late) == ("a_lovelace", True)  # hers, late, as her receipt says
+    del found[forged]
     assert len(found) == 3  # the receipts are read, not listed as files
     early, late = found[f"{first}_rotation.ipynb"], found[f"{second}_rotation.ipynb"]
     assert (early.platform_id, early.name, early.late) == ("a_lovelace", "Ada Lovelace", False)

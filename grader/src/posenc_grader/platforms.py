@@ -47,7 +47,8 @@ _CANVAS = re.compile(r"(?:(?P<name>.*?)_)?(?:(?P<late>late)_)?(?P<user>\d+|anon_
                      r"(?P<original>.+)", re.IGNORECASE)
 _AGAIN = re.compile(r"(?P<stem>.+)-(?P<count>\d+)(?P<suffix>\.[^.]+)?")  # Canvas: rotation-2.ipynb
 _MOODLE = re.compile(r"(?P<name>[^_]*)_(?P<id>\d+)_assignsubmission_(?P<plugin>[a-z]+)(?:_(?P<rest>.*))?")
-_BLACKBOARD = re.compile(r"(?P<head>.+)_attempt_(?P<when>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)(?:_(?P<original>.+))?")
+# the first "_attempt_<date>": Blackboard's own, before the name the student gave the file (which may hold another)
+_BLACKBOARD = re.compile(r"(?P<head>.+?)_attempt_(?P<when>\d{4}-\d\d-\d\d-\d\d-\d\d-\d\d)(?:_(?P<original>.+))?")
 _RECEIPT_NAME = re.compile(r"^Name:\s*(?P<name>.*?)\s*\((?P<user>[^()]+)\)\s*$", re.MULTILINE)
 _RECEIPT_DATE = re.compile(r"^Date Submitted:(?P<date>.*)$", re.MULTILINE)
 GRADESCOPE_METADATA = "submission_metadata.yml"
