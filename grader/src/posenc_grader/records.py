@@ -43,7 +43,8 @@ c.GenerateFeedback.preprocessors = ["posenc_grader.feedback.HideHiddenTests", "n
                                     "nbconvert.preprocessors.CSSHTMLHeaderPreprocessor"]
 c.HTMLExporter.preprocessors = ["posenc_grader.sanitize.Sanitize"]
 """
-#: The message of a row graded before its assignment changed, until it is graded again (:meth:`ClassRecord.follow`).
+#: What grades.csv adds to the message of a row graded before its assignment changed (``stale``), until it is graded
+#: again (:meth:`ClassRecord.follow`).
 STALE = ("; graded before the assignment changed: grade it again (the instructor guide, *Changing an assignment after "
          "grading*)")
 #: A page that could not be drawn says, in place of the scores (which the gradebook and grades.csv keep):
@@ -148,18 +149,15 @@ class ClassRecord:
                                                                   if not (new / p.name).is_file()}
             if not changed:
                 continue
+            notebooks = {(new.name, stem) for stem in changed}
             waiting = [key for key, entry in self.statuses.items() if not entry.get("stale")
-                       and tuple(key.split("\t")[1:]) in {(new.name, stem) for stem in changed}
+                       and tuple(key.split("\t")[1:]) in notebooks
                        and self._path("autograded", tuple(key.split("\t"))).is_file()]  # else 0 either way
-            for key in waiting:  # marked first: a run stopped midway leaves them waiting, never unmarked
-                self.statuses[key].update(message=self.statuses[key]["message"] + STALE, stale=True)
-            write_json(self.status_file, self.statuses)
+            self._mark_stale(waiting, True)  # first: a run stopped midway leaves them waiting, never unmarked
             try:
                 self._swap(new, old)
             except _CannotFollow as error:
-                for key in waiting:
-                    self.statuses[key].update(message=self.statuses[key]["message"].replace(STALE, ""), stale=False)
-                write_json(self.status_file, self.statuses)
+                self._mark_stale(waiting, False)
                 frozen.add(new.name)
                 refused.append(f"warning: {new.name} has changed since {self.out} was graded in a way its gradebook "
                                f"cannot follow (nbgrader: {error}): none of its files is graded into it; grade them "
@@ -170,6 +168,11 @@ class ClassRecord:
         for key in marked:  # its page says it waits, as grades.csv and the platforms' gradebooks do
             self.write_page(tuple(key.split("\t")))
         return refused, frozen
+
+    def _mark_stale(self, keys: list[str], stale: bool) -> None:
+        for key in keys:
+            self.statuses[key]["stale"] = stale
+        write_json(self.status_file, self.statuses)
 
     def _swap(self, new: Path, old: Path) -> None:
         """Put the source ``new`` in place of ``old`` and update the gradebook by nbgrader; where nbgrader refuses
@@ -363,7 +366,7 @@ class ClassRecord:
             parts = tuple(key.split("\t"))
             mark, entry = self.mark(parts), self.statuses[key]
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
-                         entry["status"], entry["message"]])
+                         entry["status"], entry["message"] + (STALE if entry.get("stale") else "")])
         return write_csv(self.out / "grades.csv", rows)
 
 
