@@ -103,7 +103,7 @@ def test_llama4_scouts_step_ladder_is_transformers_llama3_type_with_equal_freq_f
     ours = llama3(128, 16.0, 1.0, 1.0, 8192, 500_000.0)
     np.testing.assert_allclose(ours, theirs, rtol=FLOAT32_LADDER)
     ratio = ours / np.array(ladder(128, 500_000.0))
-    np.testing.assert_array_equal(ratio, np.where(np.arange(64) < 35, 1.0, 1 / 16))  # by hand: lambda_34 < 8192
+    np.testing.assert_allclose(ratio, np.where(np.arange(64) < 35, 1.0, 1 / 16), rtol=1e-15)  # lambda_34 < 8192
 
 
 @pytest.mark.parametrize("factor", [2.0, 4.0, 8.0])

@@ -70,8 +70,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
-    if sandboxed and sandbox.problem():
-        raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
     own = submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve())
@@ -81,6 +79,8 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if download is None and not find_files(submissions):
         raise RuntimeError(f"nothing to grade in {submissions}: no <student>/<assignment>/ folder holds a notebook, "
                            f"and the names follow no download of {', '.join(PLATFORMS)} (see --platform)")
+    if sandboxed and sandbox.problem():
+        raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
 
     def say(line: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
