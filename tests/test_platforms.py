@@ -21,6 +21,8 @@ from grading_kit import COURSE, ROOT, ROTATION, grade, grade_by_hand, read, writ
 
 from posenc_grader import refresh, samples
 from posenc_grader.__main__ import main
+from posenc_grader.gradebooks import WRITERS
+from posenc_grader.marks import Mark
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, STALE
 from posenc_grader.roster import Person, read_roster
@@ -532,6 +534,15 @@ def test_moodle_gradebook_and_feedback_zip_read_back_by_participant(graded):
     assert by_participant.keys() == {"101", "102", "103"}
     assert by_participant["101"] == (out / HAND_BACK / "feedback" / "Lovelace, Ada" / ASSIGNMENT
                                      / "rotation.html").read_text()
+
+
+def test_a_moodle_row_moodle_could_not_match_is_left_out_and_named():
+    """Moodle's import gives a row with neither ID number nor email to the student of the row above it."""
+    students = {"Ada": {"email": "ada@x.edu"}, "Bob": {"name": "Bob"}, "Cy": {"id_number": "N3"}}
+    rows, notes = WRITERS["moodle"](students, ["a"], {(s, "a"): Mark(auto=1, auto_max=1) for s in students})
+    assert [row[0] for row in rows[1:]] == ["Ada", "Cy"]
+    assert notes == ["moodle: left out of gradebook.csv, with neither an ID number nor an email, by which Moodle's "
+                     "grade import finds a student: Bob (give a roster that has them, --roster)"]
 
 
 @pytest.mark.grader

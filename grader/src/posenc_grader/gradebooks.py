@@ -67,13 +67,14 @@ def _canvas(students: dict, assignments: list[str], points: dict) -> tuple[list[
 
 def _moodle(students: dict, assignments: list[str], points: dict) -> tuple[list[list[str]], list[str]]:
     rows = [["Full name", "ID number", "Email address", *[c for a in assignments for c in (a, f"{a} feedback")]]]
+    unknown = sorted(s for s, who in students.items() if not (who.get("id_number") or who.get("email")))
     for student, who in sorted(students.items()):
         found = [points.get((student, a)) for a in assignments]
-        rows.append([_shown_name(student, who), who.get("id_number", ""), who.get("email", ""),
-                     *[c for m in found for c in ((m.cell, m.summary + _missing(m)) if m else ("", ""))]])
-    unknown = [s for s, who in students.items() if not (who.get("id_number") or who.get("email"))]
-    note = (f"moodle: {len(unknown)} of {len(students)} students have neither an ID number nor an email, by which "
-            "Moodle's grade import finds a student: give a roster (--roster)")
+        if student not in unknown:  # Moodle gives a row with neither to the student of the row above it
+            rows.append([_shown_name(student, who), who.get("id_number", ""), who.get("email", ""),
+                         *[c for m in found for c in ((m.cell, m.summary + _missing(m)) if m else ("", ""))]])
+    note = (f"moodle: left out of gradebook.csv, with neither an ID number nor an email, by which Moodle's grade "
+            f"import finds a student: {', '.join(unknown)} (give a roster that has them, --roster)")
     return rows, [note] if unknown else []
 
 
