@@ -691,3 +691,14 @@ def test_a_symbolic_link_in_the_submissions_is_refused_never_followed(tmp_path):
                       "mallory": "unreadable"}
     assert all("symbolic link" in " ".join(row.notes) for row in rows if row.status == "unreadable")
 
+
+
+def test_a_tab_or_newline_in_a_folder_or_file_name_reaches_no_row_key(tmp_path):
+    """Rows are kept under their names joined by tabs: a name holding one broke every later run into that OUT."""
+    submissions, release = tmp_path / "submissions", COURSE.root / "release"
+    for folder, name in (("my\twork", "x\ty.ipynb"), (ROTATION[0], "rot\nation.ipynb"), ("a\tb", None)):
+        (submissions / "eve" / folder).mkdir(parents=True)
+        if name:
+            (submissions / "eve" / folder / name).write_text("not json")
+    rows = triage(find_files(submissions), Catalog(release), 2**20)
+    assert len(rows) == 2 and not any(char in part for row in rows for part in row.key for char in "\t\n")

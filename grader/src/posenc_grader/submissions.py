@@ -91,14 +91,14 @@ def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
         for dirpath, dirnames, filenames in os.walk(student_dir):
             dirnames[:] = sorted(d for d in dirnames if not d.startswith("."))
             here = Path(dirpath)
-            folder = here.relative_to(student_dir).parts[0] if here != student_dir else None
+            folder = safe_name(here.relative_to(student_dir).parts[0]) if here != student_dir else None
             found += [(student, folder, here / name) for name in sorted(filenames)
                       if name.endswith(NOTEBOOK_SUFFIX) and not name.startswith(".")]
-            found += [(student, folder or name, here / name) for name in dirnames
+            found += [(student, folder or safe_name(name), here / name) for name in dirnames
                       if (here / name).is_symlink()]  # os.walk does not enter it; read() refuses it
         folders = {folder for who, folder, _ in found if who == student}
-        found += [(student, d.name, None) for d in sorted(student_dir.iterdir())
-                  if d.is_dir() and not d.name.startswith(".") and d.name not in folders]
+        found += [(student, safe_name(d.name), None) for d in sorted(student_dir.iterdir())
+                  if d.is_dir() and not d.name.startswith(".") and safe_name(d.name) not in folders]
     return found
 
 
@@ -205,7 +205,7 @@ def triage(files: list[tuple[str, str | None, Path | None]], catalog: Catalog, m
         try:
             row = _triage_file(student, folder, path, catalog, max_bytes)
         except Exception as error:  # a file can be broken in more ways than nbformat checks for
-            row = Row(student, folder or "(none)", path.stem, "unreadable", path=path,
+            row = Row(student, folder or "(none)", safe_name(path.stem), "unreadable", path=path,
                            notes=[f"its cells could not be read ({type(error).__name__}: {error})"])
         previous = rows.get(row.key)
         if previous is None:
@@ -236,7 +236,7 @@ def _preferred(a: Row, b: Row) -> bool:
 def _triage_file(student: str, folder: str | None, path: Path, catalog: Catalog, max_bytes: int) -> Row:
     assignments = catalog.assignments
     nb, problem = read(path, max_bytes)
-    fallback = Row(student, folder or "(none)", path.stem, path=path)
+    fallback = Row(student, folder or "(none)", safe_name(path.stem), path=path)
     if folder in assignments and path.stem not in assignments[folder] and len(assignments[folder]) == 1:
         fallback.notebook = assignments[folder][0]
     if nb is None:
