@@ -245,17 +245,17 @@ class ClassRecord:
     def record(self, row: Row, result: dict | None, status: str, message: str) -> Mark:
         """Store one row: scores in the gradebook, files in place, status and message, its feedback page.
 
-        A file other than the one graded before (its cells' sources differ from ``submitted/``'s: a resubmission)
-        clears the row's manual scores and comments, which were given to the other file, and the message says so;
-        the same file graded again keeps them."""
+        A file other than the one graded before (its cells' sources differ from ``submitted/``'s: a resubmission;
+        or no file kept, before or now) clears the row's manual scores and comments, which were given to another
+        file, and the message says so; only the same file graded again keeps them."""
         from .sanitize import Sanitize
 
         graded = result is not None and "grades" in result
         inert = None if row.content is None else Sanitize().preprocess(copy.deepcopy(row.content), {})[0]
         before = self._path("submitted", row.key)
         # the same file: the copy kept of it made inert again (not always what one pass left), or that copy itself
-        changed = inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) not in (
-            _sources(inert), _sources(row.content))
+        changed = not (inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) in (
+            _sources(inert), _sources(row.content)))
         cleared, overridden = self._store_scores(
             row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed) if (
             row.assignment, row.notebook) in self.known else (False, [])
