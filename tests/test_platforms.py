@@ -580,20 +580,25 @@ def test_late_work_graded_into_the_same_out_changes_no_other_students_row(graded
 def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its_manual_scores(graded, prepared_course,
                                                                                                tmp_path):
     """Turing, graded by hand (2 of 3 on a test cell, 1 on each written answer), hands in a complete notebook; the
-    next download holds it and Lovelace's file graded before, whose manual scores stay."""
+    next download holds it and Lovelace's file graded before, whose manual scores stay. Hopper's file, graded by
+    hand, is followed by one that cannot be read: her manual scores go with the file they were given to."""
     out = tmp_path / "out"
     shutil.copytree(graded["canvas"][0], out)
     grade_by_hand(out, "Lovelace, Ada", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 1, "ch04_orthogonal_forced": 1,
                                         "ch04_rope_score_tests": 2}, comment="about the earlier file")
+    grade_by_hand(out, "Hopper, Grace", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
     again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
-        "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect")})
+        "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect"),
+        canvas("Hopper, Grace", 102, 1006, "rotation-1.ipynb", True): "not a notebook {"})
     grade(again, out, prepared_course, roster=SAMPLE / "roster.csv")
     rows = {row["student"]: row for row in csv.DictReader(io.StringIO((out / "grades.csv").read_text()))}
     assert (rows["Lovelace, Ada"]["score"], rows["Lovelace, Ada"]["message"]) == ("11", "graded")
     turing = rows["Turing, Alan"]
     assert (turing["score"], turing["progress"]) == ("", "6/6 autograded, 6 by hand pending")
     assert "manual scores and comments given to the earlier one were cleared" in turing["message"]
+    hopper = rows["Hopper, Grace"]
+    assert (hopper["score"], hopper["status"]) == ("0", "unreadable") and "were cleared" in hopper["message"]
     from nbgrader.api import Gradebook
 
     with Gradebook(f"sqlite:///{out / INSTRUCTOR_ONLY / 'gradebook.db'}") as gb:  # as the formgrader lists them
@@ -630,6 +635,8 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
     del blank.cells[1]
     proof = next(c for c in blank.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch04_offset_proof")
     proof.source = "<pre><r>" + "\n" * 12 + "</>"  # made inert, made inert again: never the same (a hostile pass)
+    heading = next(c for c in blank.cells if c.cell_type == "markdown" and c.metadata.get("nbgrader", {}).get("locked"))
+    blank.cells.append(nbformat.v4.new_markdown_cell(heading.source))  # a repair found again in the kept copy
     said = []
     again = zipped(tmp_path / "again.zip", {
         canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook("perfect"),
@@ -658,6 +665,7 @@ def test_an_assignment_changed_after_grading_is_followed_and_its_rows_say_until_
                line for line in said)
     assert (rows["Hopper, Grace"]["status"], rows["Hopper, Grace"]["score"], rows["Lovelace, Ada"]["score"]) == (
         "repaired", "3", "10")  # Hopper's hand grades kept: the same file
+    assert "was missing (restored)" in rows["Hopper, Grace"]["message"]  # repaired when first graded, said again
     assert rows["x_1_assignsubmission_file_105"]["status"] == "ok"
     assert STALE in rows["Forger"]["message"] and rows["Forger"]["score"] == "0"  # a name forges no wait
     forger.unlink()

@@ -118,7 +118,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     rows = [row for row in rows if not held(row)]
     for row in rows if own else []:  # restored when first graded: what was repaired then is said again
         repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
-        if repairs and row.status == "ok":
+        if repairs and row.status in ("ok", "repaired"):
             row.status, row.notes = "repaired", list(dict.fromkeys(repairs + row.notes))
     for row in rows:
         if row.status == "missing" and row.key[:2] in why_missing:
