@@ -16,7 +16,6 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import csv
-import hashlib
 import json
 import os
 import secrets
@@ -240,16 +239,6 @@ def attacks(root: Path, port: int) -> dict[str, str]:
     return {**{name: kit.attack(name, text) for name, text in code.items()}, "hidden markers": smuggled}
 
 
-def tree_digest(folder: Path) -> str:
-    """SHA-256 over the names and contents of every file under ``folder``."""
-    digest = hashlib.sha256()
-    for path in sorted(folder.rglob("*")):
-        digest.update(str(path.relative_to(folder)).encode() + b"\0")
-        if path.is_file():
-            digest.update(path.read_bytes())
-    return digest.hexdigest()
-
-
 @contextlib.contextmanager
 def grader_terminal():
     """Catch what this process and its children write to stdout and stderr (file descriptors 1 and 2)
@@ -301,7 +290,12 @@ def graded(tmp_path_factory, prepared_course):
         f"import os\nos.remove('kernel.json')\nos.symlink({str(root / 'secret' / 'root-only.txt')!r}, 'kernel.json')"
         "\nos._exit(1)"))
     write(submissions / ATTACKER / ROTATION[0] / "rotation.ipynb", nb)
-    others = {p.name: tree_digest(p) for p in submissions.iterdir() if p.name != ATTACKER}
+
+    def others() -> dict[Path, bytes | None]:  # every folder and file (its bytes) of the attacker's classmates
+        return {p: p.read_bytes() if p.is_file() else None for p in submissions.rglob("*")
+                if p.relative_to(submissions).parts[0] != ATTACKER}
+
+    before = others()
     (root / "secret").mkdir(mode=0o700)
     (root / "secret" / "root-only.txt").write_text(SECRET)
     (root / "secret" / "root-only.txt").chmod(0o600)
@@ -318,7 +312,7 @@ def graded(tmp_path_factory, prepared_course):
     except BlockingIOError:
         reached = False
     server.close()
-    after = {"others": others == {p.name: tree_digest(p) for p in submissions.iterdir() if p.name in others},
+    after = {"others": others() == before,
              "socket reached": reached,
              "alive": [p.info["pid"] for p in psutil.process_iter(["pid", "cmdline"]) if MARK in " ".join(
                  p.info["cmdline"] or [])],
