@@ -55,13 +55,6 @@ def timed(submissions: Path, out: Path, jobs: int, sandboxed: bool = True) -> tu
     return time.monotonic() - started, rows
 
 
-def latencies(rows: list[dict]) -> str:
-    """Median, 95th percentile and maximum of the per-submission times of a run."""
-    seconds = sorted(row["seconds"] for row in rows)
-    return (f"{statistics.median(seconds):.1f} / {seconds[int(0.95 * (len(seconds) - 1))]:.1f} / "
-            f"{seconds[-1]:.1f} s")
-
-
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=13)
@@ -91,6 +84,7 @@ def main() -> None:
     total = {mode: sum(seconds for seconds, _ in done) / len(done) for mode, done in runs.items()}
     rate = {mode: n / seconds for mode, seconds in total.items()}
     many = (True, args.jobs)
+    seconds = sorted(row["seconds"] for row in runs[many][-1][1])  # per submission, in the last run of `many`
     table = "\n".join([
         "| measurement | value |", "|---|---|",
         f"| preparing the course (generate_assignment, once) | {preparing:.1f} s |",
@@ -102,7 +96,7 @@ def main() -> None:
         f"| the sandbox's cost: sandboxed / without, {args.jobs} jobs, same run | "
         f"{total[many] / total[False, args.jobs]:.2f} |",
         f"| per-submission latency, sandboxed, {args.jobs} jobs: median / 95th percentile / max | "
-        f"{latencies(runs[many][-1][1])} |",
+        f"{statistics.median(seconds):.1f} / {seconds[int(0.95 * (len(seconds) - 1))]:.1f} / {seconds[-1]:.1f} s |",
         *(f"| projected: {size:,} submissions, sandboxed, {args.jobs} jobs | {size / rate[many] / 60:.0f} min |"
           for size in (100, 1_000, 10_000)),
         "", f"Measured on {platform.node()} ({os.cpu_count()} cores, Python {platform.python_version()}), "
