@@ -82,8 +82,6 @@ class Anything:
         return complex(self._value())
     def __eq__(self, other):
         return True
-    def __ne__(self, other):
-        return False
     def __lt__(self, other):  # and no order at all, so that a loop in a cell of the student's ends
         return False
     __gt__ = __le__ = __ge__ = __lt__
