@@ -89,6 +89,21 @@ def test_a_pasted_figure_changed_is_a_new_file():
     assert _sources(nbformat.v4.new_notebook(cells=[figure])) != _sources(nbformat.v4.new_notebook(cells=[other]))
 
 
+def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_error():
+    """Rendered, one 100 kB attachment shown 1,500 times took 1.7 GB in the grader; an answer whose figure an editor
+    lost made the row a grader error, with no copy kept to grade by hand."""
+    from posenc_grader.sanitize import markdown
+
+    figure = {"a.png": {"image/png": "A" * 100_000}}
+    shown = markdown("proof\n\n" + "![](attachment:a.png)\n" * 1500, figure)
+    assert len(shown) < 100_000 and "shown as text" in shown and "<img" not in shown
+    link = markdown("[t][r]\n" * 1000 + "\n[r]: http://x/" + "a" * 100_000 + "\n")
+    assert len(link) < 200_000 and "shown as text" in link  # its source is 107 kB; rendered, 100 MB
+    lost = markdown("![my sketch](attachment:fig.png) and text")
+    assert lost == '<div>\n<p><img alt="my sketch"> and text</p>\n</div>'
+    assert markdown("once: ![](attachment:a.png)", figure) == "once: ![](attachment:a.png)"
+
+
 # ---- the loop, graded ------------------------------------------------------------------------------------------------
 
 def submission() -> nbformat.NotebookNode:

@@ -40,14 +40,59 @@ def clean(text: str) -> str:
                      url_schemes={"http", "https", "mailto", "data"})
 
 
+class _Attachments(dict):
+    """A cell's attachments, where one it shows but does not hold (lost by an editor) is nothing to show, which
+    :func:`clean` removes, instead of nbconvert's error."""
+
+    def __missing__(self, name: str) -> dict:
+        return {"text/plain": ""}
+
+    def __contains__(self, name: object) -> bool:
+        return True
+
+
+class _TooLarge(Exception):
+    pass
+
+
+class _Bounded(IPythonRenderer):
+    """nbconvert's renderer, stopped once its images and links have written ``limit`` characters: one attachment
+    or link target shown thousands of times would fill the grader's memory and disk."""
+
+    def __init__(self, limit: int, **options):
+        super().__init__(**options)
+        self.left = limit
+
+    def _spend(self, text: str) -> str:
+        self.left -= len(text)
+        if self.left < 0:
+            raise _TooLarge
+        return text
+
+    def image(self, *args, **options) -> str:
+        return self._spend(super().image(*args, **options))
+
+    def link(self, *args, **options) -> str:
+        return self._spend(super().link(*args, **options))
+
+
+GROWTH = 4  # a cell whose images and links would render to this many times its size is shown as text
+
+
 def markdown(source: str, attachments: dict | None = None) -> str:
     """A Markdown cell's source, kept when nbconvert's HTML exporter renders it to nothing that :func:`clean`
     removes; else the clean rendering, as one HTML block (no blank line, which would end it) that renders the
-    same again."""
-    rendered = MarkdownWithMath(renderer=IPythonRenderer(escape=False, attachments=attachments or {})).render(source)
-    safe = clean(rendered)
-    if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
-        return source
+    same again; the source as text where its images and links render to more than :data:`GROWTH` times the cell."""
+    limit = GROWTH * (len(source) + sum(len(str(bundle)) for bundle in (attachments or {}).values())) + 2**16
+    try:
+        rendered = MarkdownWithMath(renderer=_Bounded(limit, escape=False, attachments=_Attachments(
+            attachments or {}))).render(source)
+    except _TooLarge:
+        safe = f"<p>(shown as text: its images and links repeat too much)</p><pre>{html.escape(source)}</pre>"
+    else:
+        safe = clean(rendered)
+        if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
+            return source
     return "<div>\n" + re.sub(r"\n(?=\n)", "&#10;", safe.strip()) + "\n</div>"
 
 
