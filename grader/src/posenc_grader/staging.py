@@ -71,8 +71,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
             p.outcome, p.reason = "rejected", (f"{p.assignment} has changed in a way this OUT cannot follow (see the "
                                                "warning): grade it into a new OUT")
     _assign_the_unrecognised(placements, catalog)
-    _keep_what_was_graded_later(placements, kept, download.platform)
-    _keep_the_latest(placements)
+    _keep_the_latest(placements, kept, download.platform)
     placements += _missing(placements, roster, graded, known)
     _refuse_shared_names(placements)
     write_report(out / REPORT, download.platform, placements)
@@ -217,29 +216,23 @@ def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> N
             p.outcome = "rejected"
 
 
-def _keep_what_was_graded_later(placements: list[Placement], kept: dict, platform: str) -> None:
-    """The files of a notebook whose latest attempt in the download is older than the one an earlier run into the
-    same ``OUT`` graded (an older download graded again) are earlier attempts: they never replace the later one."""
-    latest: dict[tuple, tuple] = {}
-    for p in placements:
-        if p.outcome == "placed":
-            latest[p.key] = max(latest.get(p.key, p.found.order), p.found.order)
-    for p in placements:
-        before = kept["notebooks"].get("\t".join(p.key), {})
-        if (p.outcome == "placed" and "order" in before and latest[p.key] < tuple(before["order"])
-                and kept["students"].get(p.student, {}).get("platform") == platform):
-            p.outcome, p.reason = "earlier attempt", f"a later attempt, {before['file']}, was graded in an earlier run"
-
-
-def _keep_the_latest(placements: list[Placement]) -> None:
-    """Of the files placed at one (student, assignment, notebook), the latest attempt stays; the rest are listed."""
+def _keep_the_latest(placements: list[Placement], kept: dict, platform: str) -> None:
+    """Of the files placed at one (student, assignment, notebook), the latest attempt stays; the rest are listed. All
+    of them are earlier attempts when that latest is older than the one an earlier run into the same ``OUT`` graded
+    (an older download graded again): they never replace the later one."""
     groups: dict[tuple, list[Placement]] = collections.defaultdict(list)
     for p in placements:
         if p.outcome == "placed":
             groups[p.key].append(p)
-    for group in groups.values():
+    for key, group in groups.items():
         group.sort(key=lambda p: (p.found.order, p.found.path.stem == p.notebook, p.found.path.stat().st_mtime))
-        latest = group[-1]
+        latest, before = group[-1], kept["notebooks"].get("\t".join(key), {})
+        if ("order" in before and latest.found.order < tuple(before["order"])
+                and kept["students"].get(key[0], {}).get("platform") == platform):
+            for p in group:
+                p.outcome = "earlier attempt"
+                p.reason = f"a later attempt, {before['file']}, was graded in an earlier run"
+            continue
         for p in group[:-1]:
             p.outcome = "earlier attempt"
             same = p.found.order == latest.found.order
