@@ -154,13 +154,11 @@ class ClassRecord:
                        and tuple(key.split("\t")[1:]) in notebooks
                        and self._path("autograded", tuple(key.split("\t"))).is_file()]  # else 0 either way
             self._mark_stale(waiting, True)  # first: a run stopped midway leaves them waiting, never unmarked
-            try:
-                self._swap(new, old)
-            except _CannotFollow as error:
+            if refusal := self._swap(new, old):
                 self._mark_stale(waiting, False)
                 frozen.add(new.name)
                 refused.append(f"warning: {new.name} has changed since {self.out} was graded in a way its gradebook "
-                               f"cannot follow (nbgrader: {error}): none of its files is graded into it; grade them "
+                               f"cannot follow (nbgrader: {refusal}): none of its files is graded into it; grade them "
                                "into a new OUT (the instructor guide, *Changing an assignment after grading*)")
                 continue
             marked += waiting
@@ -174,10 +172,10 @@ class ClassRecord:
             self.statuses[key]["stale"] = stale
         write_json(self.status_file, self.statuses)
 
-    def _swap(self, new: Path, old: Path) -> None:
+    def _swap(self, new: Path, old: Path) -> str:
         """Put the source ``new`` in place of ``old`` and update the gradebook by nbgrader; where nbgrader refuses
-        the change (:class:`_CannotFollow`), or anything fails or stops it, the source and the gradebook are put back
-        as they were (nbgrader commits cell by cell)."""
+        the change, or anything fails or stops it, the source and the gradebook are put back as they were (nbgrader
+        commits cell by cell). Return nbgrader's refusal (:func:`_refusal`), or '' when the change was made."""
         kept, book, backup = self.out / WORK / "source-before", self.course / "gradebook.db", self.out / WORK / "gb.db"
         shutil.rmtree(kept, ignore_errors=True)
         shutil.copy(book, backup)
@@ -191,12 +189,13 @@ class ClassRecord:
             if kept.is_dir():
                 shutil.move(kept, old)
             shutil.copy(backup, book)
-            if isinstance(error, RuntimeError) and (cause := _refusal(str(error))):
-                raise _CannotFollow(cause) from None
+            if isinstance(error, RuntimeError) and (refusal := _refusal(str(error))):
+                return refusal
             raise
         finally:
             backup.unlink(missing_ok=True)
         shutil.rmtree(kept, ignore_errors=True)
+        return ""
 
     def warnings(self) -> list[str]:
         """Warnings, each with what to do: rows graded before their assignment changed and not since
@@ -368,10 +367,6 @@ class ClassRecord:
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
                          entry["status"], entry["message"] + (STALE if entry.get("stale") else "")])
         return write_csv(self.out / "grades.csv", rows)
-
-
-class _CannotFollow(RuntimeError):
-    """nbgrader refused to change a gradebook's cells or notebooks that already have submissions."""
 
 
 def _refusal(log: str) -> str:
