@@ -5,7 +5,7 @@ receive; :data:`INSTRUCTOR_ONLY`, what never leaves (an nbgrader course director
 Each graded notebook is written into the gradebook with nbgrader's own API, overwriting the automatic scores of an
 earlier run and keeping any manual ones; the status and message of every row live in ``grading_status.json``.
 ``grades.csv`` and the feedback pages are written from those two, after every run and again by
-:meth:`ClassRecord.refresh` after grading by hand, so grading again loses and duplicates nothing, and a page
+:mod:`~posenc_grader.refresh` after grading by hand, so grading again loses and duplicates nothing, and a page
 always shows the scores the gradebook holds.
 """
 
@@ -330,11 +330,6 @@ class ClassRecord:
             text = feedback.plain_page(key[1], key[2], entry["status"], entry["message"])
         page.write_text(text, encoding="utf-8")
         return page
-
-    def refresh(self) -> list[Path]:
-        """Write every row's feedback page again, and ``grades.csv``: after grading by hand, say."""
-        pages = [self.write_page(tuple(key.split("\t"))) for key in sorted(self.statuses)]
-        return [*pages, self.write_csv()]
 
     def handed_in(self) -> frozenset[tuple[str, str, str]]:
         """The rows graded from a file the student handed in (any status but ``missing``), in any run."""

@@ -13,7 +13,7 @@ import warnings
 from pathlib import Path
 
 from . import gradebooks
-from .records import ClassRecord
+from .records import HAND_BACK, ClassRecord
 
 
 def refresh(out: Path | str) -> list[str]:
@@ -25,9 +25,8 @@ def refresh(out: Path | str) -> list[str]:
     with warnings.catch_warnings():  # nbgrader's own SQLAlchemy warnings say nothing to act on
         warnings.simplefilter("ignore")
         record = ClassRecord(out)
-        *pages, sheet = record.refresh()
-        folders = sorted({str(page.parent.parent.parent) for page in pages})
-        return [f"wrote {len(pages)} feedback pages in {', '.join(folders)}", f"wrote {sheet}",
+        pages = [record.write_page(tuple(key.split("\t"))) for key in sorted(record.statuses)]
+        return [f"wrote {len(pages)} feedback pages in {out / HAND_BACK / 'feedback'}", f"wrote {record.write_csv()}",
                 *gradebooks.write(out), *record.warnings()]
 
 
