@@ -14,14 +14,11 @@ from nbformat import NotebookNode
 from .course import SOLUTION, answer_files, grade_id, nbgrader_meta
 
 
-def _without_markers(source: str) -> str:
-    return "\n".join(line for line in source.split("\n") if line.strip() not in SOLUTION)
-
-
 def solutions(source: NotebookNode) -> dict[str, str]:
-    """``{grade id: model answer}`` for every answer cell (code or written) of a source notebook."""
-    return {grade_id(cell): _without_markers(cell.source) for cell in source.cells
-            if nbgrader_meta(cell).get("solution")}
+    """``{grade id: model answer}`` for every answer cell (code or written) of a source notebook: its lines less the
+    :data:`~posenc_grader.course.SOLUTION` markers."""
+    return {grade_id(cell): "\n".join(line for line in cell.source.split("\n") if line.strip() not in SOLUTION)
+            for cell in source.cells if nbgrader_meta(cell).get("solution")}
 
 
 def mistakes(tests: Path, source: NotebookNode, answer: str) -> dict[str, tuple[str, str]]:
