@@ -63,7 +63,8 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
                          f"{len(roster)} platform ids handed one in. Is it another assignment's? Give this "
                          "assignment's roster (on Moodle, the grading worksheet of this assignment)")
     kept = _kept(out / IDENTITIES)
-    known = _known_names(kept, download.platform)
+    # {platform id: student} as earlier runs into OUT placed them: each is graded under that name again (_names)
+    known = {who["platform_id"]: s for s, who in kept["students"].items() if who["platform"] == download.platform}
     names = _names(download, roster, known)
     placements = [_place(found, catalog, roster, names, max_bytes) for found in download.found]
     for p in placements:
@@ -291,9 +292,3 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
 def _kept(path: Path) -> dict:
     """What earlier runs into the same ``OUT`` kept in ``placements.json`` (:func:`_keep_identities`)."""
     return json.loads(path.read_text(encoding="utf-8")) if path.is_file() else {"students": {}, "notebooks": {}}
-
-
-def _known_names(kept: dict, platform: str) -> dict[str, str]:
-    """``{platform id: student}`` of the students an earlier run into the same ``OUT`` placed from ``platform``
-    (``kept``, :func:`_kept`): a later run grades each under the same name, whatever the roster calls them now."""
-    return {who["platform_id"]: student for student, who in kept["students"].items() if who["platform"] == platform}
