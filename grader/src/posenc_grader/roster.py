@@ -53,7 +53,12 @@ def read_roster(path: Path | str) -> dict[str, Person]:
         table = list(csv.reader(f))
     if not table:
         raise ValueError(f"roster {path}: the file is empty")
-    column = _columns(table[0], path)
+    lower = [h.strip().lower() for h in table[0]]
+    column = {name: next(lower.index(h) for h in aliases if h in lower)
+              for name, aliases in HEADERS.items() if set(aliases) & set(lower)}
+    if "platform_id" not in column:
+        raise ValueError(f"roster {path}: no column of platform ids (a header among "
+                         f"{', '.join(HEADERS['platform_id'])})")
     people: dict[str, Person] = {}
     named: dict[str, str] = {}  # student: platform id
     for number, row in enumerate(table[1:], start=2):
@@ -77,12 +82,3 @@ def read_columns(path: Path | str) -> dict[str, str]:
     with open(path, newline="", encoding="utf-8-sig") as f:
         header = next(csv.reader(f), [])
     return {m["assignment"]: h.strip() for h in header if (m := PLATFORM_COLUMN.fullmatch(h.strip()))}
-
-
-def _columns(header: list[str], path) -> dict[str, int]:
-    lower = [h.strip().lower() for h in header]
-    column = {name: next((lower.index(h) for h in aliases if h in lower), None) for name, aliases in HEADERS.items()}
-    if column["platform_id"] is None:
-        raise ValueError(f"roster {path}: no column of platform ids (a header among "
-                         f"{', '.join(HEADERS['platform_id'])})")
-    return {name: index for name, index in column.items() if index is not None}
