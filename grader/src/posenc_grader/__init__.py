@@ -109,13 +109,11 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
     rows = [row for row in rows if not (own and row.path is None)]  # OUT's own copies: no row made for a gap
-
-    def held(row: Row) -> bool:  # an assignment this OUT cannot follow, or a kept copy that cannot be graded now
-        return row.assignment in frozen or own and row.content is None
-
-    for row in [row for row in rows if held(row)]:  # never a kept copy or grade lost
+    # an assignment this OUT cannot follow, or a kept copy that cannot be graded now: never a kept copy or grade lost
+    held = [row for row in rows if row.assignment in frozen or own and row.content is None]
+    for row in held:
         say(f"warning: not graded, as it was before: {row.student}/{row.assignment}/{row.notebook} ({row.path})")
-    rows = [row for row in rows if not held(row)]
+    rows = [row for row in rows if row not in held]
     for row in rows if own else []:  # restored when first graded: what was repaired then is said again
         repairs = record.statuses.get("\t".join(row.key), {}).get("repairs")
         if repairs and row.status in ("ok", "repaired"):
