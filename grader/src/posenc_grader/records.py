@@ -204,17 +204,14 @@ class ClassRecord:
         stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if entry.get("stale"))
         standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
                     for cell in entry.get("overridden", []) if self._manual(key, cell) is not None]
+        used = self.out / WORK / "course"  # the course the last grading into out used (grade_class writes it)
+        course = f" --course '{used.read_text(encoding='utf-8')}'" if used.is_file() else ""
         return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
                 for what, rows, fix in [
                     ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
-                     f"`python -m posenc_grader '{self.course / 'submitted'}' --out '{self.out}'{self._course()}`"),
+                     f"`python -m posenc_grader '{self.course / 'submitted'}' --out '{self.out}'{course}`"),
                     ("manual scores stand over automatic ones that changed since", standing, "empty the cell's score "
                      "box in the formgrader for the new one to count, then `make feedback`")] if rows]
-
-    def _course(self) -> str:
-        """`` --course '...'`` for the course the last grading into ``out`` used (grade_class writes it)."""
-        used = self.out / WORK / "course"
-        return f" --course '{used.read_text(encoding='utf-8')}'" if used.is_file() else ""
 
     def _manual(self, key: str, cell: str) -> float | None:
         """The manual score of one cell of a row, or None."""
