@@ -83,8 +83,9 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         raise RuntimeError(f"refusing to grade: {sandbox.problem()}")
     show = progress or (lambda line: print(line, file=sys.stderr, flush=True))
 
-    def say(line: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
-        show(disarm(line))
+    def say(*lines: str) -> None:  # student and file names are the students': no escape sequence reaches a terminal
+        for line in lines:
+            show(disarm(line))
 
     say(f"sandbox: {sandbox.describe()}" if sandboxed else "no sandbox (--no-sandbox): student code runs as you")
     sandbox.compile_kernel_imports()
@@ -92,8 +93,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     prepared = prepare(the_course, out / PREPARED)
     record = ClassRecord(out, prepared)
     refused, frozen = record.follow(prepared)
-    for line in refused:
-        say(line)
+    say(*refused)
     (out / WORK / "course").write_text(str(the_course.root), encoding="utf-8")  # the course the warnings name
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
@@ -101,8 +101,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if download is not None:
         placements = staging.stage(download, catalog, people, out, max_bytes, read_columns(roster) if roster else {},
                                    frozenset(key[:2] for key in earlier), frozenset(frozen))
-        for line in staging.summary(download.platform, placements):
-            say(line)
+        say(*staging.summary(download.platform, placements))
         submissions = out / staging.STAGED
         why_missing = {p.key[:2]: f"{p.reason} (see {staging.REPORT})" for p in placements if p.outcome == "missing"}
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
@@ -153,8 +152,6 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     say(f"wrote {record.write_csv()}")
-    for line in gradebooks.write(out):
-        say(line)
-    for line in record.warnings():
-        say(line)
+    say(*gradebooks.write(out))
+    say(*record.warnings())
     return done
