@@ -11,6 +11,7 @@ always shows the scores the gradebook holds.
 
 from __future__ import annotations
 
+import contextlib
 import copy
 import html
 import json
@@ -218,11 +219,9 @@ class ClassRecord:
         from nbgrader.api import MissingEntry
 
         student, assignment, notebook = key.split("\t")
-        with self._gradebook() as gb:
-            try:
-                return gb.find_grade(cell, notebook, assignment, student).manual_score
-            except MissingEntry:
-                return None
+        with self._gradebook() as gb, contextlib.suppress(MissingEntry):
+            return gb.find_grade(cell, notebook, assignment, student).manual_score
+        return None
 
     def _gradebook(self):
         from nbgrader.api import Gradebook
@@ -339,14 +338,8 @@ class ClassRecord:
         student, assignment, notebook = key
         entry = self.statuses.get("\t".join(key))
         mark = Mark(statuses=[entry["status"]] + [CHANGED] * bool(entry.get("stale")) if entry else [])
-        if (assignment, notebook) not in self.known:
-            return mark
-        with self._gradebook() as gb:
-            try:
-                grades = gb.find_submission_notebook(notebook, assignment, student).grades
-            except MissingEntry:
-                return mark
-            for grade in grades:
+        with self._gradebook() as gb, contextlib.suppress(MissingEntry):  # a notebook or a row it does not know
+            for grade in gb.find_submission_notebook(notebook, assignment, student).grades:
                 mark.add(grade)
         return mark
 
