@@ -202,6 +202,18 @@ def test_a_roster_from_moodles_worksheet_maps_participants_and_one_not_in_it_kee
     assert "not in the roster" in result[grace].reason
 
 
+def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_path):
+    """Last week's notebook, finished late, handed in through this week's assignment (or a draft handed in to the
+    wrong one, which every later download holds again) would replace the row its own download graded."""
+    ladder = (COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb").read_text()
+    ada, eve, late = (canvas(name, uid, fid, file) for name, uid, fid, file in (
+        ("Lovelace, Ada", 7, 70, "rotation.ipynb"), ("Eve", 8, 80, "rotation.ipynb"), ("Eve", 8, 81, "ladder.ipynb")))
+    result = placed(tmp_path, {ada: notebook("perfect"), eve: notebook("blank"), late: ladder})
+    assert (result[late].outcome, result[eve].outcome) == ("rejected", "placed")
+    assert result[late].reason == ("the notebook of ch03_ladder, handed in to ch04_rotation: graded only from "
+                                   "ch03_ladder's own download")
+
+
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
     (tmp_path / "roster.csv").write_text("platform_id,student\n7,hoppergrace_8\n")  # Grace's name, given to Ada
     ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")

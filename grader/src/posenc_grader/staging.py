@@ -71,6 +71,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
         if p.outcome == "placed" and p.assignment in frozen:
             p.outcome, p.reason = "rejected", (f"{p.assignment} has changed in a way this OUT cannot follow (see the "
                                                "warning): grade it into a new OUT")
+    _refuse_other_assignments(placements)
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements, kept, download.platform)
     placements += _missing(placements, roster, graded, known)
@@ -181,8 +182,7 @@ def _missing(placements: list[Placement], roster: dict[str, Person], graded: fro
 
 def _download_assignment(placements: list[Placement]) -> str | None:
     """The assignment a download is for: the one most of its placed files are (a platform's download is one
-    assignment's; a stray notebook of another is graded as what it is, and makes no one else's row). None when
-    two assignments tie, or nothing is placed."""
+    assignment's). None when two assignments tie, or nothing is placed."""
     counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
     return counts[0][0] if counts and (len(counts) == 1 or counts[1][1] < counts[0][1]) else None
 
@@ -198,6 +198,18 @@ def _refuse_shared_names(placements: list[Placement]) -> None:
             p.outcome = "rejected"
             p.reason = (f"the platform ids {', '.join(sorted(ids[p.student]))} would all be graded as {p.student!r}: "
                         "none is, until the roster tells them apart")
+
+
+def _refuse_other_assignments(placements: list[Placement]) -> None:
+    """A notebook of another assignment than the download's (:func:`_download_assignment`) is not graded from it: it
+    would replace what that assignment's own download gave (a draft handed in to the wrong assignment, which every
+    later download holds again; last week's work finished late and handed in through this week's)."""
+    assignment = _download_assignment(placements)
+    for p in placements:
+        if assignment and p.outcome == "placed" and p.assignment != assignment:
+            p.outcome = "rejected"
+            p.reason = (f"the notebook of {p.assignment}, handed in to {assignment}: graded only from {p.assignment}'s "
+                        "own download")
 
 
 def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> None:
