@@ -257,7 +257,7 @@ def test_every_file_that_cannot_be_placed_is_reported_with_its_reason(tmp_path):
     assert (broken.outcome, broken.assignment) == ("placed", ASSIGNMENT)  # graded, scored 0, reason kept
     assert "scored 0" in broken.reason and "not a Jupyter notebook" in broken.reason
     other = result[canvas("Noether, Emmy", 10, 100, "norm.ipynb")]
-    assert (other.outcome, other.assignment) == ("placed", "ch05_norm")  # its cells say which exercise it is
+    assert (other.outcome, other.assignment) == ("rejected", "ch05_norm")  # its cells say it is another's
     # missing in the assignment the download is for (ch04: most of its files), Noether's ch05 notebook aside
     not_this = "no file of theirs is this assignment's notebook"
     assert {(row["platform_id"], row["assignment"], row["reason"]) for row in rows if row["outcome"] == "missing"} == {
@@ -380,7 +380,8 @@ def test_zip_entries_of_one_name_or_of_a_file_and_a_folder_are_reported_and_the_
 
 def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_decide_nothing(tmp_path):
     """A student's Canvas name that reads as a Moodle folder, and more files of theirs named as Blackboard's than
-    the class has, leave the download Canvas's; a notebook of this exercise whose added cells copy another's locked
+    the class has, leave the download Canvas's; a folder class with one student's folder named like Moodle's stays
+    folders; a notebook of this exercise whose added cells copy another's locked
     text (no ids) is still this exercise's."""
     when = "2024-03-01 10:00:00 +00:00"
     files = {canvas(name, uid, 10 * uid, "rotation.ipynb"): "{}" for name, uid in (
@@ -394,6 +395,8 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
                                       "alan/submission_metadata.yml", f"ada/{ASSIGNMENT}/rotation.ipynb",
                                       f"alan/{ASSIGNMENT}/x_1_assignsubmission_file/rotation.ipynb")}
     assert read_download(lay_out(tmp_path / "folders", deeper)) is None  # folders: names a student chose decide nothing
+    lone = {f"{who}/{ASSIGNMENT}/rotation.ipynb": "{}" for who in ("ada", "grace", moodle("eve", 1))}
+    assert read_download(lay_out(tmp_path / "lone", lone)) is None  # one user named like Moodle's folders
     forged = gradescope_metadata({"a": ("2030-01-01 00:00:00 +00:00", [("Grace Hopper", "2", "g@x.edu")])})
     export = read_download(lay_out(tmp_path / "export", {
         "submission_metadata.yml": gradescope_metadata({f"submission_{n}": (when, [(name, str(n), f"{n}@x.edu")])

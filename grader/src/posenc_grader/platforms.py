@@ -122,7 +122,8 @@ def detect(root: Path) -> str | None:
     Only what the platform itself names counts: Gradescope's metadata at the top, Canvas's and Blackboard's names of
     the files at the top, Moodle's of the first part of each path (a file or folder a student names deeper, in
     ``<student>/<assignment>/``, decides nothing). Of those, the platform whose names most files have, Canvas's on
-    a tie: a student names only the end of a Canvas file, after its prefix, so look-alikes count for Canvas too."""
+    a tie: a student names only the end of a Canvas file, after its prefix, so look-alikes count for Canvas too;
+    and only where at least half of all files have them (one student's folder named like Moodle's is no download)."""
     files = list(files_under(root))
     if (root / GRADESCOPE_METADATA).is_file() and not (root / GRADESCOPE_METADATA).is_symlink():
         return "gradescope"
@@ -131,7 +132,7 @@ def detect(root: Path) -> str | None:
              "moodle": sum(bool(_MOODLE.fullmatch(shown.split("/")[0])) for _, shown in files),
              "blackboard": sum(bool(_BLACKBOARD.fullmatch(name)) for name in top)}
     platform = max(named, key=named.get)
-    return platform if named[platform] else None
+    return platform if named[platform] * 2 >= len(files) > 0 else None
 
 
 def is_notebook(name: str) -> bool:
