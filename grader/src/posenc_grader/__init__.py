@@ -103,7 +103,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
                                    frozenset(key[:2] for key in earlier), frozenset(frozen))
         say(*staging.summary(download.platform, placements))
         submissions = out / staging.STAGED
-        why_missing = {p.key[:2]: f"{p.reason} (see {staging.REPORT})" for p in placements if p.outcome == "missing"}
+        why_missing = {p.key[:2]: p.reason for p in placements if p.outcome == "missing"}  # shown to the student too
     rows = [row for row in triage(find_files(submissions), catalog, max_bytes)
             if not (row.status == "missing" and row.key in earlier)]
     the_course.refuse_unfinished("grade", {row.assignment for row in rows if row.content is not None})
