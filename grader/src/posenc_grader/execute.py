@@ -150,8 +150,8 @@ class GradingExecute(Execute):
         """nbclient's kernel manager, sandboxed and talking over Unix sockets in the private folder."""
         self.kernel_manager_class = SandboxedKernelManager
         km = super().create_kernel_manager()
-        km.launcher = limited(self.memory_limit, self.file_size_limit, self.process_limit if self._in_sandbox else None)
-        if self._in_sandbox:
+        km.launcher = limited(self.memory_limit, self.file_size_limit, self.process_limit if self.sandboxed else None)
+        if self.sandboxed:
             km.sandbox_dir = self.private_dir
             km.transport = "ipc"  # TCP inside the sandbox's network namespace is out of reach
             km.connection_file = os.path.join(self.private_dir, "kernel.json")
@@ -161,15 +161,10 @@ class GradingExecute(Execute):
             km.kernel_spec.interrupt_mode = "message"
         return km
 
-    @property
-    def _in_sandbox(self) -> bool:
-        return bool(self.sandboxed and self.private_dir)
-
     async def async_start_new_kernel(self, **kwargs):
         threads = {name: "1" for name in THREADS}
-        kwargs.setdefault("env", sandbox.environment(threads) if self._in_sandbox else {**os.environ, **threads})
-        if self.private_dir:
-            kwargs["cwd"] = self.private_dir
+        kwargs.setdefault("env", sandbox.environment(threads) if self.sandboxed else {**os.environ, **threads})
+        kwargs["cwd"] = self.private_dir
         await super().async_start_new_kernel(**kwargs)
 
     start_new_kernel = run_sync(async_start_new_kernel)  # nbclient's sync wrapper would call its own version
@@ -270,7 +265,7 @@ class GradingExecute(Execute):
     def _stop_leftovers(self) -> bool:
         """Kill every process the last cell left running; False if some could not be stopped."""
         process = self.km.provisioner.process if self.km and self.km.provisioner else None
-        return process is None or processes.stop_leftovers(process.pid, self._in_sandbox)
+        return process is None or processes.stop_leftovers(process.pid, self.sandboxed)
 
     def _record(self, kind: str, cell: NotebookNode, index: int) -> None:
         self.events.append({"kind": kind, "cell": integrity.cell_name(cell, index)})
