@@ -178,9 +178,7 @@ class GradingExecute(Execute):
                 if attempt == self.start_attempts:
                     raise
                 self.events.append({"kind": "kernel_retry", "why": str(error).splitlines()[0][:200]})
-                if self.km is not None and await self.km.is_alive():
-                    await self.km.shutdown_kernel(now=True)
-                self.km = self.create_kernel_manager()
+                self.create_kernel_manager()  # nbclient has shut the kernel down and dropped its manager
                 await self.async_start_new_kernel()
 
     start_new_kernel_client = run_sync(async_start_new_kernel_client)
