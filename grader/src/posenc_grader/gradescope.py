@@ -150,18 +150,6 @@ def build(assignments: list[str], out: Path | str, *, course: Path | str | None 
                 for a in assignments]
 
 
-def prepare_image(source: Path) -> Path:
-    """Prepare the zip's course in ``source/prepared`` (``nbgrader generate_assignment``), as setup.sh does."""
-    return prepare(Course.find(source / "course"), source / "prepared")
-
-
-def _close(*paths: Path) -> None:
-    """Make each path root's alone (the kernel of the in-container sandbox reads what others may)."""
-    for path in paths:
-        if path.exists():
-            path.chmod(0o700 if path.is_dir() else 0o600)
-
-
 def _collect(handed_in: Path, dest: Path) -> list[str]:
     """Copy every notebook under ``handed_in`` to ``dest`` (same relative paths); what was left out, and why.
 
@@ -275,7 +263,9 @@ def run(root: Path = Path("/autograder")) -> dict:
     results_dir, work = root / "results", root / "work"
     results_dir.mkdir(exist_ok=True)
     work.mkdir(exist_ok=True)
-    _close(root, root / "source", results_dir, work)
+    for folder in (root, root / "source", results_dir, work):  # root's alone: the kernel reads what others may
+        if folder.exists():
+            folder.chmod(0o700)
     try:
         outcome = _grade(root, work)
     except Exception as error:  # the student still gets a result; the instructor gets the traceback (stdout)
@@ -309,7 +299,7 @@ def main(argv: list[str] | None = None) -> int:
         run(args.run)
         return 0
     if args.setup is not None:
-        prepare_image(args.setup)
+        prepare(Course.find(args.setup / "course"), args.setup / "prepared")  # nbgrader generate_assignment
         return 0
     if args.out is None:
         parser.error("--out DIR is required")
