@@ -11,11 +11,13 @@ was killed as it started, before it had asked to die with it), and kills them al
 
 from __future__ import annotations
 
+import contextlib
 import json
 import multiprocessing
 import os
 import resource
 import shutil
+import signal
 import sys
 import tempfile
 import time
@@ -23,8 +25,6 @@ import traceback
 from collections.abc import Callable, Iterable
 from multiprocessing.connection import wait
 from pathlib import Path
-
-import psutil
 
 from . import reaper
 
@@ -46,17 +46,9 @@ def _child(work: Callable[..., dict], task: dict, folder: Path, memory_bytes: in
 
 
 def _kill_tree(pid: int) -> None:
-    try:
-        parent = psutil.Process(pid)
-        processes = [*parent.children(recursive=True), parent]
-    except psutil.NoSuchProcess:
-        return
-    for process in processes:
-        try:
-            process.kill()
-        except psutil.NoSuchProcess:
-            pass
-    psutil.wait_procs(processes, timeout=5)
+    for process in [*reaper.descendants(pid), pid]:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(process, signal.SIGKILL)
 
 
 PRELOAD = ["posenc_grader.worker", "posenc_grader.execute", "nbgrader.apps", "nbconvert.exporters"]
