@@ -66,7 +66,7 @@ def test_scalars_subclasses_and_tensors_cross_as_plain_numbers_and_arrays():
 def test_anything_else_is_not_plain_and_named(value, kind):
     with pytest.raises(wire.NotWireData) as refused:
         wire.pack(value)
-    assert kind in refused.value.kind
+    assert kind in str(refused.value)
 
 
 @pytest.mark.parametrize("data", [

@@ -145,7 +145,7 @@ class Answer:
         try:
             request = {"args": wire.pack(list(args)), "kwargs": wire.pack([[k, v] for k, v in kwargs.items()])}
         except wire.NotWireData as refused:
-            raise TypeError(f"the hidden tests passed {_a(refused.kind)} to {self.name}: only numbers, text, "
+            raise TypeError(f"the hidden tests passed {_a(str(refused))} to {self.name}: only numbers, text, "
                             "arrays (numpy or torch) and tuples or lists of them reach the student's kernel") from None
         answer = self._call(self.name, request)
         if answer and "value" in answer:

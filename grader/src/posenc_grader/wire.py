@@ -27,11 +27,7 @@ MAX_ITEMS = 100_000      # entries of one tuple or list
 
 
 class NotWireData(ValueError):
-    """A value that is not wire data: it names the kind of object found."""
-
-    def __init__(self, kind: str):
-        super().__init__(kind)
-        self.kind = kind
+    """A value that is not wire data: its message names the kind of object found."""
 
 
 def _array(value) -> dict:
@@ -146,6 +142,6 @@ def answer(namespace: dict, name: str, request: dict) -> dict:
     try:
         return {"value": pack(value)}
     except NotWireData as refused:
-        return {"returned": refused.kind}
+        return {"returned": str(refused)}
     except Exception as error:  # an object whose conversion fails is not wire data either
         return {"returned": f"{type(value).__name__} ({type(error).__name__} when read)"}
