@@ -229,10 +229,8 @@ def problem() -> str | None:
     """Why no sandbox can be made here (one line), or None when the sandbox of :func:`kind` works."""
     if kind() == "bubblewrap":
         return _bwrap_problem()
-    for tool in ("setpriv", "prlimit", "env"):
-        if shutil.which(tool) is None:
-            return f"no {tool} found (package util-linux), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
-    return _probe(lambda _, argv: _setpriv_command(argv), "the in-container sandbox (setpriv)")
+    return _probe(lambda _, argv: _setpriv_command(argv), "the in-container sandbox (setpriv)",
+                  ["setpriv", "prlimit", "env"])
 
 
 @functools.cache
@@ -240,15 +238,15 @@ def _bwrap_problem() -> str | None:
     """Why bubblewrap cannot make a sandbox here (one line), or None when it can."""
     if not sys.platform.startswith("linux"):
         return f"the grading sandbox needs Linux (this is {sys.platform}): {NO_SANDBOX_HINT}"
-    for tool in ("bwrap", "prlimit", *(["setpriv", "unshare"] if os.geteuid() == 0 else [])):
+    return _probe(_bwrap_command, "bwrap", ["bwrap", "prlimit", *(["setpriv", "unshare"] if os.geteuid() == 0 else [])])
+
+
+def _probe(wrap: Callable[[Path, list[str]], list[str]], name: str, tools: list[str]) -> str | None:
+    """Why the sandbox of ``wrap(private, argv)``, made with ``tools``, cannot run Python here (one line), or None."""
+    for tool in tools:
         if shutil.which(tool) is None:
-            package = "bubblewrap" if tool == "bwrap" else "util-linux"
+            package = {"bwrap": "bubblewrap", "env": "coreutils"}.get(tool, "util-linux")
             return f"no {tool} found (package {package}), so student code cannot be sandboxed: {NO_SANDBOX_HINT}"
-    return _probe(_bwrap_command, "bwrap")
-
-
-def _probe(wrap: Callable[[Path, list[str]], list[str]], name: str) -> str | None:
-    """Why the sandbox that ``wrap(private, argv)`` puts ``argv`` in cannot run Python here (one line), or None."""
     with tempfile.TemporaryDirectory(prefix="posenc-sandbox-") as private:
         hand_over(Path(private))
         argv = [sys.executable, "-c", "print('ok')"]
