@@ -57,13 +57,6 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
-def reap() -> None:
-    """Collect every child that has ended (orphans come here to end)."""
-    with contextlib.suppress(ChildProcessError):
-        while os.waitpid(-1, os.WNOHANG)[0]:
-            pass
-
-
 def clear(rounds: int = 100) -> None:
     """Kill every process below this one, again while some remain (a fork between two rounds), and reap them."""
     for _ in range(rounds):
@@ -71,7 +64,9 @@ def clear(rounds: int = 100) -> None:
         for pid in found:
             with contextlib.suppress(ProcessLookupError):
                 os.kill(pid, signal.SIGKILL)
-        reap()
+        with contextlib.suppress(ChildProcessError):  # every child that has ended, orphans included
+            while os.waitpid(-1, os.WNOHANG)[0]:
+                pass
         if not found:
             return
         time.sleep(0.01)
