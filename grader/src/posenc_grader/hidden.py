@@ -55,12 +55,8 @@ class Failure(NamedTuple):
 
 
 class Stop(BaseException):  # noqa: N818 -- not an error of the test: the grading of this cell stops here
-    """Raised by a call that cannot go on (the kernel timed out or died): ends the hidden tests at once,
-    whatever ``try``/``except Exception`` they hold."""
-
-    def __init__(self, ename: str, message: str):
-        super().__init__(message)
-        self.failure = Failure(ename, message)
+    """Raised by a call that cannot go on (the kernel timed out or died), with the :class:`Failure` to show as its
+    arguments (type name, message): ends the hidden tests at once, whatever ``try``/``except Exception`` they hold."""
 
 
 def split(source: str) -> tuple[str, str]:
@@ -214,7 +210,7 @@ def run(source: str, names: list[str], call: Callable[[str, dict], dict | None])
     try:
         exec(compile(source, FILENAME, "exec"), namespace)
     except Stop as stop:
-        return stop.failure
+        return Failure(*stop.args)
     except KeyboardInterrupt:
         raise
     except BaseException as error:  # noqa: B036 -- a failed test may raise anything, SystemExit included
