@@ -105,8 +105,12 @@ class SandboxedKernelManager(AsyncKernelManager):
     def write_connection_file(self, **kwargs):
         if self.sandbox_dir:
             # The folder is the kernel's: on a restart, what it left in the file's place (a link to a file of the
-            # grader's, which would then be handed over) is removed, and a fresh file written.
-            sandbox.remove(Path(self.connection_file))
+            # grader's, which would then be handed over, or a folder) is removed, and a fresh file written.
+            connection = Path(self.connection_file)
+            if connection.is_dir() and not connection.is_symlink():
+                shutil.rmtree(connection)
+            else:
+                connection.unlink(missing_ok=True)
             self._connection_file_written = False
         super().write_connection_file(**kwargs)
         if self.sandbox_dir:  # the kernel, the sandbox's user, reads it and makes its sockets in that folder

@@ -137,14 +137,6 @@ def hand_over(path: Path) -> None:
             path.chmod(0o770)
 
 
-def remove(path: Path) -> None:
-    """Remove whatever is at ``path`` (a file, a link, not what it points to, or a folder), if anything."""
-    if path.is_dir() and not path.is_symlink():
-        shutil.rmtree(path)
-    else:
-        path.unlink(missing_ok=True)
-
-
 def command(private: Path, argv: list[str]) -> list[str]:
     """``argv`` wrapped in the sandbox of :func:`kind` (see the module), working in ``private``.
 
