@@ -10,6 +10,7 @@ for cell. ``benchmarks/gradescope.py`` does the same for a whole class.
 
 from __future__ import annotations
 
+import contextlib
 import json
 import os
 import re
@@ -177,7 +178,9 @@ def submit(built: Path, files: dict[str, nbformat.NotebookNode | str], folder: P
 
 @pytest.fixture(scope="module")
 def autograder_zip(tmp_path_factory) -> Path:
-    (path,) = gradescope.build([ASSIGNMENT], tmp_path_factory.mktemp("zips"), course=COURSE.root, repository=ROOT)
+    with contextlib.chdir(ROOT):  # `--repository .`: pip once read its `grader` as a name, and took PyPI's
+        (path,) = gradescope.build([ASSIGNMENT], tmp_path_factory.mktemp("zips"), course=COURSE.root,
+                                   repository=Path("."))
     return path
 
 

@@ -67,8 +67,9 @@ def lock(repository: Path) -> str:
 def wheels(repository: Path, dest: Path) -> list[Path]:
     """The wheels of posenc and posenc-grader built from ``repository`` into ``dest`` (pip, no network), their files
     dated 1980-01-01 (``SOURCE_DATE_EPOCH``) as the zip's are."""
+    repository = repository.resolve()  # a path pip reads as one: `grader` alone is a name it looks up on PyPI
     done = subprocess.run([sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation",
-                           "--wheel-dir", str(dest), str(repository), str(repository / "grader")],
+                           "--no-index", "--wheel-dir", str(dest), str(repository), str(repository / "grader")],
                           capture_output=True, text=True, env={**os.environ, "SOURCE_DATE_EPOCH": "315532800"})
     if done.returncode != 0:
         raise RuntimeError(f"pip wheel could not build posenc and posenc-grader:\n{done.stderr.strip()}")
