@@ -214,6 +214,16 @@ def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_pat
                                    "ch03_ladder's own download")
 
 
+@pytest.mark.parametrize("checkpoint_first", [True, False])
+def test_of_two_notebooks_in_one_attempt_the_one_named_as_handed_out_is_graded(tmp_path, checkpoint_first):
+    """A Blackboard attempt holding rotation.ipynb and a stale checkpoint beside it, whatever their order."""
+    prefix = blackboard("Week 4", "u7", "2024-03-01-10-00-00")
+    files = {f"{prefix}_rotation-checkpoint.ipynb": notebook("blank"), f"{prefix}_rotation.ipynb": notebook("perfect")}
+    result = placed(tmp_path, dict(reversed(files.items())) if checkpoint_first else files)
+    assert result[f"{prefix}_rotation.ipynb"].outcome == "placed"
+    assert result[f"{prefix}_rotation-checkpoint.ipynb"].outcome == "earlier attempt"
+
+
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
     (tmp_path / "roster.csv").write_text("platform_id,student\n7,hoppergrace_8\n")  # Grace's name, given to Ada
     ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")

@@ -238,7 +238,7 @@ def _keep_the_latest(placements: list[Placement], kept: dict, platform: str) -> 
         if p.outcome == "placed":
             groups[p.key].append(p)
     for key, group in groups.items():
-        group.sort(key=lambda p: (p.found.order, p.found.path.stem == p.notebook, p.found.path.stat().st_mtime))
+        group.sort(key=lambda p: (p.found.order, _named_as_handed_out(p), p.found.path.stat().st_mtime))
         latest, before = group[-1], kept["notebooks"].get("\t".join(key), {})
         if ("order" in before and latest.found.order < tuple(before["order"])
                 and kept["students"].get(key[0], {}).get("platform") == platform):
@@ -299,6 +299,13 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
             "file": p.found.shown, "late": p.found.late, "order": list(p.found.order),
             "feedback": f"{p.found.feedback_prefix}{p.notebook}-feedback.html" if p.found.feedback_prefix else ""}
     write_json(path, kept)
+
+
+def _named_as_handed_out(p: Placement) -> bool:
+    """Whether the file is named as its notebook, after the prefix the platform gives it (of two files of one
+    attempt, that one is graded: not a checkpoint or a copy beside it)."""
+    name = p.found.path.name.lower()
+    return name == f"{p.notebook}{NOTEBOOK_SUFFIX}".lower() or name.endswith(f"_{p.notebook}{NOTEBOOK_SUFFIX}".lower())
 
 
 def _kept(path: Path) -> dict:
