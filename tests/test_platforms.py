@@ -224,6 +224,18 @@ def test_of_two_notebooks_in_one_attempt_the_one_named_as_handed_out_is_graded(t
     assert result[f"{prefix}_rotation-checkpoint.ipynb"].outcome == "earlier attempt"
 
 
+def test_another_assignments_notebook_is_no_exercise_of_a_course_of_one_assignment(tmp_path):
+    """A Gradescope autograder's course holds its own assignment only: a chapter 3 notebook, whose locked install
+    cell is chapter 4's too, was graded as chapter 4's, "repaired". A notebook stripped of its ids is still read."""
+    shutil.copytree(COURSE.root / "release" / ASSIGNMENT, tmp_path / ASSIGNMENT)
+    catalog = Catalog(tmp_path)
+    assert catalog.identify(nbformat.read(COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb", 4)) is None
+    stripped = nbformat.reads(notebook("perfect"), 4)
+    for cell in stripped.cells:
+        cell.metadata.pop("nbgrader", None)
+    assert catalog.identify(stripped) == (ASSIGNMENT, NOTEBOOK)
+
+
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):
     (tmp_path / "roster.csv").write_text("platform_id,student\n7,hoppergrace_8\n")  # Grace's name, given to Ada
     ada, grace = canvas("Lovelace, Ada", 7, 70, "rotation.ipynb"), canvas("Hopper, Grace", 8, 80, "rotation.ipynb")

@@ -66,13 +66,14 @@ class Catalog:
                         self.locked_text.setdefault(cell.source.strip(), grade_id)
 
     def identify(self, nb: NotebookNode) -> tuple[str, str] | None:
-        """The (assignment, notebook) most of this notebook's cells belong to by their ids; where none has an id of
-        the course (an editor that strips metadata), by their locked text."""
-        for read in (_grade_id, lambda cell: self.locked_text.get(str(cell.get("source", "")).strip())):
-            votes = collections.Counter(self.owner[g] for cell in nb.cells if (g := read(cell)) in self.owner)
-            if votes:
-                return votes.most_common(1)[0][0]
-        return None
+        """The (assignment, notebook) most of this notebook's cells belong to by their ids; where none has an id (an
+        editor that strips metadata), by their locked text. None for ids of no exercise of this course: another
+        assignment's notebook, where the course holds one assignment (a Gradescope autograder's), whose locked cells
+        share text with this one's."""
+        ids = [g for cell in nb.cells if (g := _grade_id(cell))]
+        keys = ids or [self.locked_text.get(str(cell.get("source", "")).strip()) for cell in nb.cells]
+        votes = collections.Counter(self.owner[key] for key in keys if key in self.owner)
+        return votes.most_common(1)[0][0] if votes else None
 
 
 def find_files(root: Path) -> list[tuple[str, str | None, Path | None]]:
