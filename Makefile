@@ -132,10 +132,10 @@ publish:  ## push the site to gh-pages and the plain edition to plain-v<version>
 # Graded exercises (exercises/, an nbgrader course; see appendix/instructor_guide.md). SUBMISSIONS holds
 # <student>/<assignment>/*.ipynb, or is a Canvas, Moodle, Blackboard or Gradescope download (zip or folder);
 # PLATFORM (told from the names if unset) and ROSTER (a CSV of the platform's ids) are optional.
-grade: $(VENV)/.grader sandbox  ## autograde a class: make grade SUBMISSIONS=dir-or-zip OUT=dir [ROSTER=csv]
+grade: $(VENV)/.grader sandbox  ## autograde a class: make grade SUBMISSIONS=dir-or-zip OUT=dir [ROSTER=csv] [COURSE=dir]
 	@test -n "$(SUBMISSIONS)" -a -n "$(OUT)" || { echo "usage: make grade SUBMISSIONS=dir-or-zip OUT=dir"; exit 2; }
 	$(PY) -m posenc_grader "$(SUBMISSIONS)" --out "$(OUT)" $(if $(PLATFORM),--platform $(PLATFORM)) \
-		$(if $(ROSTER),--roster "$(ROSTER)")
+		$(if $(ROSTER),--roster "$(ROSTER)") $(if $(COURSE),--course "$(COURSE)")
 
 # After grading written answers by hand (nbgrader's formgrader in OUT/instructor_only): the feedback pages in
 # OUT/hand_back, grades.csv and the platforms' files written again from the gradebook, no student code run.

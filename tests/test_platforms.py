@@ -462,6 +462,16 @@ def test_a_symbolic_link_in_a_download_folder_is_reported_and_never_read(tmp_pat
     assert found[canvas("Lovelace, Ada", 7, 70, "rotation.ipynb")].problem == ""
 
 
+def test_an_out_graded_with_another_course_is_not_graded_with_the_default_one(tmp_path, capsys):
+    """An instructor's own copy of the course, then one `make grade` without it: the default course, followed into
+    OUT, took the class back to the old hidden tests and points."""
+    source = lay_out(tmp_path / "class", {f"ada/{ASSIGNMENT}/rotation.ipynb": notebook("perfect")})
+    write(tmp_path / "out" / INSTRUCTOR_ONLY / ".grading" / "course", str(tmp_path / "my-course"))
+    assert main([str(source), "--out", str(tmp_path / "out")]) == 2
+    assert f"last graded with the course {tmp_path / 'my-course'}, not {COURSE.root}" in capsys.readouterr().err
+    assert not (tmp_path / "out" / "grades.csv").exists()
+
+
 def test_the_command_line_stops_with_a_message_when_nothing_can_be_graded(tmp_path, capsys):
     # what a new instructor first tried: Canvas's files, renamed, in one folder
     source = lay_out(tmp_path / "class", {"ada.ipynb": notebook("perfect"), "grace.ipynb": notebook("blank")})

@@ -70,6 +70,10 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
+    used = out / WORK / "course"  # the course the last grading into out used: left out, it would be followed back
+    if course is None and used.is_file() and used.read_text(encoding="utf-8") != str(the_course.root):
+        raise RuntimeError(f"{out} was last graded with the course {used.read_text(encoding='utf-8')}, not "
+                           f"{the_course.root}: name the course to grade with, --course (make grade COURSE=...)")
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
     own = submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve())
@@ -94,7 +98,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     record = ClassRecord(out, prepared)
     refused, frozen = record.follow(prepared)
     say(*refused)
-    (out / WORK / "course").write_text(str(the_course.root), encoding="utf-8")  # the course the warnings name
+    used.write_text(str(the_course.root), encoding="utf-8")  # also the course the warnings name
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
     why_missing: dict[tuple[str, str], str] = {}  # a download's reason, for the row's message
