@@ -25,7 +25,7 @@ from posenc_grader.gradebooks import WRITERS
 from posenc_grader.marks import Mark
 from posenc_grader.platforms import NothingToPlace, open_download
 from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, STALE
-from posenc_grader.roster import Person, read_roster
+from posenc_grader.roster import Person, read_columns, read_roster
 from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
 from posenc_grader.submissions import Catalog, restore
 
@@ -234,6 +234,18 @@ def test_another_assignments_notebook_is_no_exercise_of_a_course_of_one_assignme
     for cell in stripped.cells:
         cell.metadata.pop("nbgrader", None)
     assert catalog.identify(stripped) == (ASSIGNMENT, NOTEBOOK)
+
+
+def test_blackboards_grade_center_download_serves_as_a_roster_as_it_is(tmp_path):
+    """Work Offline's default download: tab-separated UTF-16 in an .xls, first and last names apart."""
+    column = "Week 4 [Total Pts: 12 Score] |4461"
+    (tmp_path / "gc.xls").write_bytes(f'"Last Name"\t"First Name"\t"Username"\t"{column}"\n'
+                                      '"Lovelace"\t"Ada"\t"u7"\t""\n'.encode("utf-16"))
+    assert read_roster(tmp_path / "gc.xls") == {"u7": Person("u7", "Ada Lovelace")}
+    assert read_columns(tmp_path / "gc.xls") == {"Week 4": column}
+    (tmp_path / "latin.csv").write_bytes("platform_id,student\n7,Chlo\xe9\n".encode("latin-1"))
+    with pytest.raises(ValueError, match="latin.csv: not text in UTF-8 or UTF-16"):
+        read_roster(tmp_path / "latin.csv")
 
 
 def test_two_platform_ids_are_never_graded_under_one_name(tmp_path):

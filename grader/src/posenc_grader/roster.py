@@ -11,6 +11,7 @@ Blackboard's ``ch03_ladder [Total Pts: 12 Score] |5151`` (the Column ID).
 from __future__ import annotations
 
 import csv
+import io
 import re
 from dataclasses import dataclass
 from pathlib import Path
@@ -49,8 +50,7 @@ def read_roster(path: Path | str) -> dict[str, Person]:
     Raises ``ValueError`` naming the problem when no column holds platform ids, or when an id or a student
     appears twice (two people under one name would have their grades mixed).
     """
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        table = list(csv.reader(f))
+    table = _table(path)
     if not table:
         raise ValueError(f"roster {path}: the file is empty")
     lower = [h.strip().lower() for h in table[0]]
@@ -63,6 +63,9 @@ def read_roster(path: Path | str) -> dict[str, Person]:
     named: dict[str, str] = {}  # student: platform id
     for number, row in enumerate(table[1:], start=2):
         values = {name: row[index].strip() if index < len(row) else "" for name, index in column.items()}
+        if "student" not in column and {"first name", "last name"} <= set(lower):  # Blackboard's, Gradescope's
+            values["student"] = " ".join(row[lower.index(h)].strip() for h in ("first name", "last name")
+                                         if lower.index(h) < len(row)).strip()
         if values["platform_id"].lower().startswith(MOODLE_ID_PREFIX):
             values["platform_id"] = values["platform_id"][len(MOODLE_ID_PREFIX):].strip()
         person = Person(**values)
@@ -79,6 +82,18 @@ def read_roster(path: Path | str) -> dict[str, Person]:
 
 def read_columns(path: Path | str) -> dict[str, str]:
     """``{assignment: header}`` for each column of the roster at ``path`` that is a platform's own for an assignment."""
-    with open(path, newline="", encoding="utf-8-sig") as f:
-        header = next(csv.reader(f), [])
+    header = next(iter(_table(path)), [])
     return {m["assignment"]: h.strip() for h in header if (m := PLATFORM_COLUMN.fullmatch(h.strip()))}
+
+
+def _table(path: Path | str) -> list[list[str]]:
+    """The rows of a roster: comma- or tab-separated, in UTF-8 or, as Blackboard's Grade Center download (``.xls``)
+    is, UTF-16."""
+    data = Path(path).read_bytes()
+    try:
+        text = data.decode("utf-16" if data[:2] in (b"\xff\xfe", b"\xfe\xff") else "utf-8-sig")
+    except UnicodeDecodeError as error:
+        raise ValueError(f"roster {path}: not text in UTF-8 or UTF-16 ({error.reason}): save it as CSV") from None
+    first = text.split("\n", 1)[0]
+    tabs = "\t" in first and "," not in first
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter="\t" if tabs else ","))
