@@ -90,8 +90,9 @@ def test_a_pasted_figure_changed_is_a_new_file():
 
 
 def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_error():
-    """Rendered, one 100 kB attachment shown 1,500 times took 1.7 GB in the grader; an answer whose figure an editor
-    lost made the row a grader error, with no copy kept to grade by hand."""
+    """Rendered, one 100 kB attachment shown 1,500 times took 1.7 GB in the grader, a million empty headings 3.7 GB;
+    an answer whose figure an editor lost, or holding a lone surrogate, made the row a grader error, with no copy
+    kept to grade by hand; a line of spaces ended the kept copy's HTML block, and what followed was Markdown."""
     from posenc_grader.sanitize import markdown
 
     figure = {"a.png": {"image/png": "A" * 100_000}}
@@ -102,6 +103,12 @@ def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_e
     lost = markdown("![my sketch](attachment:fig.png) and text")
     assert lost == '<div>\n<p><img alt="my sketch"> and text</p>\n</div>'
     assert markdown("once: ![](attachment:a.png)", figure) == "once: ![](attachment:a.png)"
+    headings = markdown("<script>x</script>\n" + "#\n" * 60_000)  # 26 times its size, rendered
+    assert len(headings) < 200_000 and "shown as text" in headings
+    assert "shown as text" in markdown("![](attachment:f.png) <b>", {"f.png": {}})  # nbconvert cannot read it
+    assert "\ud800" not in markdown("\ud800 <b>")  # nor nh3 this
+    spaced = markdown("<b>x</b>\n\n```\na\n   \n\t\n```\n\n![](https://example.org/pixel.png)")
+    assert not any(line.strip() == "" for line in spaced.splitlines()), spaced  # no line ends the HTML block
 
 
 # ---- the loop, graded ------------------------------------------------------------------------------------------------

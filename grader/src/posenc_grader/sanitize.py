@@ -35,9 +35,10 @@ def _url(tag: str, attribute: str, value: str) -> str | None:
 
 
 def clean(text: str) -> str:
-    """``text`` as HTML with nothing left that runs, loads or hides: nh3 with the rules above."""
-    return nh3.clean(text, attributes=ATTRIBUTES, allowed_classes=CLASSES, attribute_filter=_url, link_rel=None,
-                     url_schemes={"http", "https", "mailto", "data"})
+    """``text`` as HTML with nothing left that runs, loads or hides: nh3 with the rules above (a lone surrogate,
+    which nh3 cannot read, made ``?``)."""
+    return nh3.clean(text.encode("utf-8", "replace").decode("utf-8"), attributes=ATTRIBUTES, allowed_classes=CLASSES,
+                     attribute_filter=_url, link_rel=None, url_schemes={"http", "https", "mailto", "data"})
 
 
 class _Attachments(dict):
@@ -57,7 +58,7 @@ class _TooLarge(Exception):
 
 class _Bounded(IPythonRenderer):
     """nbconvert's renderer, stopped once its images and links have written ``limit`` characters: one attachment
-    or link target shown thousands of times would fill the grader's memory and disk."""
+    or link target shown thousands of times would fill the grader's memory before the rendering ends."""
 
     def __init__(self, limit: int, **options):
         super().__init__(**options)
@@ -76,24 +77,34 @@ class _Bounded(IPythonRenderer):
         return self._spend(super().link(*args, **options))
 
 
-GROWTH = 4  # a cell whose images and links would render to this many times its size is shown as text
+GROWTH = 4  # a cell whose rendering is more than this many times its size is shown as text
+MAX_TEXT = 100_000  # characters of a Markdown cell, inline images aside, rendered at all: headings or highlighted
+                    # code render to 25 times their size, at about 1 GB of the grader's memory per MB
+_DATA_URL = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]+")
 
 
 def markdown(source: str, attachments: dict | None = None) -> str:
     """A Markdown cell's source, kept when nbconvert's HTML exporter renders it to nothing that :func:`clean`
     removes; else the clean rendering, as one HTML block (no blank line, which would end it) that renders the
-    same again; the source as text where its images and links render to more than :data:`GROWTH` times the cell."""
-    limit = GROWTH * (len(source) + sum(len(str(bundle)) for bundle in (attachments or {}).values())) + 2**16
+    same again; the source as text where it is longer than :data:`MAX_TEXT`, renders to more than :data:`GROWTH`
+    times the cell, or cannot be rendered (a lone surrogate, an attachment with nothing in it)."""
+    bundles = attachments or {}
+    limit = GROWTH * (len(source) + sum(len(str(bundle)) for bundle in bundles.values())) + 2**16
     try:
-        rendered = MarkdownWithMath(renderer=_Bounded(limit, escape=False, attachments=_Attachments(
-            attachments or {}))).render(source)
-    except _TooLarge:
-        safe = f"<p>(shown as text: its images and links repeat too much)</p><pre>{html.escape(source)}</pre>"
-    else:
+        if len(_DATA_URL.sub("", source)) > MAX_TEXT:
+            raise _TooLarge
+        rendered = MarkdownWithMath(renderer=_Bounded(limit, escape=False, attachments=_Attachments(bundles))).render(
+            source)
+        if len(rendered) > limit:
+            raise _TooLarge
         safe = clean(rendered)
+    except Exception:  # noqa: BLE001 -- too large, or unreadable to nbconvert or nh3: the instructor still reads it
+        text = html.escape(source.encode("utf-8", "replace").decode("utf-8"))
+        safe = f"<p>(shown as text: too large, or not Markdown that can be shown)</p><pre>{text}</pre>"
+    else:
         if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
             return source
-    return "<div>\n" + re.sub(r"\n(?=\n)", "&#10;", safe.strip()) + "\n</div>"
+    return "<div>\n" + re.sub(r"\n(?=[ \t]*\n)", "&#10;", safe.strip()) + "\n</div>"  # no blank line, nor one of spaces
 
 
 class Sanitize(SanitizeHTML):
