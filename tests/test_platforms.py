@@ -208,8 +208,9 @@ def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_pat
     ladder = (COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb").read_text()
     ada, eve, late = (canvas(name, uid, fid, file) for name, uid, fid, file in (
         ("Lovelace, Ada", 7, 70, "rotation.ipynb"), ("Eve", 8, 80, "rotation.ipynb"), ("Eve", 8, 81, "ladder.ipynb")))
-    result = placed(tmp_path, {ada: notebook("perfect"), eve: notebook("blank"), late: ladder})
-    assert (result[late].outcome, result[eve].outcome) == ("rejected", "placed")
+    copies = {canvas("Eve", 8, 82 + n, f"ladder-{n}.ipynb"): ladder for n in range(3)}  # outvote the class, once
+    result = placed(tmp_path, {ada: notebook("perfect"), eve: notebook("blank"), late: ladder, **copies})
+    assert (result[late].outcome, result[eve].outcome, result[ada].outcome) == ("rejected", "placed", "placed")
     assert result[late].reason == ("the notebook of ch03_ladder, handed in to ch04_rotation: graded only from "
                                    "ch03_ladder's own download")
 

@@ -181,9 +181,11 @@ def _missing(placements: list[Placement], roster: dict[str, Person], graded: fro
 
 
 def _download_assignment(placements: list[Placement]) -> str | None:
-    """The assignment a download is for: the one most of its placed files are (a platform's download is one
-    assignment's). None when two assignments tie, or nothing is placed."""
-    counts = collections.Counter(p.assignment for p in placements if p.outcome == "placed").most_common(2)
+    """The assignment a download is for: the one most of its students handed in a notebook of (a platform's download
+    is one assignment's; students, not files, so that copies of one student's outvote no class). None when two
+    assignments tie, or nothing is placed."""
+    handed_in = {(p.assignment, p.found.platform_id) for p in placements if p.outcome == "placed"}
+    counts = collections.Counter(assignment for assignment, _ in handed_in).most_common(2)
     return counts[0][0] if counts and (len(counts) == 1 or counts[1][1] < counts[0][1]) else None
 
 
