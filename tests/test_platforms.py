@@ -431,6 +431,7 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
                                       f"alan/{ASSIGNMENT}/x_1_assignsubmission_file/rotation.ipynb")}
     assert read_download(lay_out(tmp_path / "folders", deeper)) is None  # folders: names a student chose decide nothing
     lone = {f"{who}/{ASSIGNMENT}/rotation.ipynb": "{}" for who in ("ada", "grace", moodle("eve", 1))}
+    lone |= {f"{moodle('eve', 1)}/{ASSIGNMENT}/notes{n}.txt": "" for n in range(3)}  # her files counted once
     assert read_download(lay_out(tmp_path / "lone", lone)) is None  # one user named like Moodle's folders
     forged = gradescope_metadata({"a": ("2030-01-01 00:00:00 +00:00", [("Grace Hopper", "2", "g@x.edu")])})
     export = read_download(lay_out(tmp_path / "export", {

@@ -121,18 +121,18 @@ def detect(root: Path) -> str | None:
 
     Only what the platform itself names counts: Gradescope's metadata at the top, Canvas's and Blackboard's names of
     the files at the top, Moodle's of the first part of each path (a file or folder a student names deeper, in
-    ``<student>/<assignment>/``, decides nothing). Of those, the platform whose names most files have, Canvas's on
-    a tie: a student names only the end of a Canvas file, after its prefix, so look-alikes count for Canvas too;
-    and only where at least half of all files have them (one student's folder named like Moodle's is no download)."""
-    files = list(files_under(root))
+    ``<student>/<assignment>/``, decides nothing). Of those, the platform whose names most entries at the top have
+    (files and folders, each counted once, whatever it holds), Canvas's on a tie: a student names only the end of a
+    Canvas file, after its prefix, so look-alikes count for Canvas too; and only where at least half of them have
+    its names (one student's folder named like Moodle's is no download)."""
     if (root / GRADESCOPE_METADATA).is_file() and not (root / GRADESCOPE_METADATA).is_symlink():
         return "gradescope"
-    top = [path.name for path, shown in files if "/" not in shown]
-    named = {"canvas": sum(bool(_CANVAS.fullmatch(name)) for name in top),
-             "moodle": sum(bool(_MOODLE.fullmatch(shown.split("/")[0])) for _, shown in files),
-             "blackboard": sum(bool(_BLACKBOARD.fullmatch(name)) for name in top)}
+    top = {shown.split("/")[0]: "/" not in shown for _, shown in files_under(root)}  # name: whether a file
+    named = {"canvas": sum(bool(_CANVAS.fullmatch(name)) for name, file in top.items() if file),
+             "moodle": sum(bool(_MOODLE.fullmatch(name)) for name in top),
+             "blackboard": sum(bool(_BLACKBOARD.fullmatch(name)) for name, file in top.items() if file)}
     platform = max(named, key=named.get)
-    return platform if named[platform] * 2 >= len(files) > 0 else None
+    return platform if named[platform] * 2 >= len(top) > 0 else None
 
 
 def is_notebook(name: str) -> bool:
