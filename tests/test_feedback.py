@@ -13,6 +13,7 @@ from __future__ import annotations
 import csv
 import subprocess
 import sys
+import tracemalloc
 from pathlib import Path
 from types import SimpleNamespace
 
@@ -96,18 +97,23 @@ def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_e
     from posenc_grader.sanitize import markdown
 
     figure = {"a.png": {"image/png": "A" * 100_000}}
+    tracemalloc.start()
     shown = markdown("proof\n\n" + "![](attachment:a.png)\n" * 1500, figure)
-    assert len(shown) < 100_000 and "shown as text" in shown and "<img" not in shown
-    link = markdown("[t][r]\n" * 1000 + "\n[r]: http://x/" + "a" * 100_000 + "\n")
-    assert len(link) < 200_000 and "shown as text" in link  # its source is 107 kB; rendered, 100 MB
+    link = markdown("[t][r]\n" * 1000 + "\n[r]: http://x/" + "a" * 50_000 + "\n")  # rendered, 50 MB
+    peak = tracemalloc.get_traced_memory()[1]
+    tracemalloc.stop()
+    assert peak < 40 * 2**20 and all("shown as text" in text and "<img" not in text for text in (shown, link))
+    assert "shown as text" in markdown("<b>x</b> " + "a " * 60_000)  # too long to render at all
     lost = markdown("![my sketch](attachment:fig.png) and text")
     assert lost == '<div>\n<p><img alt="my sketch"> and text</p>\n</div>'
     assert markdown("once: ![](attachment:a.png)", figure) == "once: ![](attachment:a.png)"
-    headings = markdown("<script>x</script>\n" + "#\n" * 60_000)  # 26 times its size, rendered
-    assert len(headings) < 200_000 and "shown as text" in headings
+    pasted = "![](data:image/png;base64," + "A" * 150_000 + ")\n\n```\n" + "[0.1, 0.2]\n" * 2000 + "```\n<b>x</b>"
+    assert "shown as text" not in markdown(pasted)  # an inline image, and a tensor (rendered, 8 times its size)
+    hidden = markdown("data:image/a;base64,\n" + "+\n" * 60_000 + "<b>")  # no Markdown hides in an inline image
+    assert "shown as text" in hidden
     assert "shown as text" in markdown("![](attachment:f.png) <b>", {"f.png": {}})  # nbconvert cannot read it
     assert "\ud800" not in markdown("\ud800 <b>")  # nor nh3 this
-    spaced = markdown("<b>x</b>\n\n```\na\n   \n\t\n```\n\n![](https://example.org/pixel.png)")
+    spaced = markdown("<b>x</b>\n\n```\na\n   \n\t\n\r\n```\n\n![](https://example.org/pixel.png)")
     assert not any(line.strip() == "" for line in spaced.splitlines()), spaced  # no line ends the HTML block
 
 

@@ -77,17 +77,17 @@ class _Bounded(IPythonRenderer):
         return self._spend(super().link(*args, **options))
 
 
-GROWTH = 4  # a cell whose rendering is more than this many times its size is shown as text
-MAX_TEXT = 100_000  # characters of a Markdown cell, inline images aside, rendered at all: headings or highlighted
-                    # code render to 25 times their size, at about 1 GB of the grader's memory per MB
-_DATA_URL = re.compile(r"data:[\w/+.-]+;base64,[A-Za-z0-9+/=\s]+")
+GROWTH = 32  # images and links may write this many times their cell (and its attachments) before it is shown as text
+MAX_TEXT = 100_000  # characters of a Markdown cell, inline images aside, rendered at all: empty headings render to
+                    # 26 times their size, at about 1 GB of the grader's memory per MB
+_DATA_URL = re.compile(r"data:image/[\w+.-]+;base64,[A-Za-z0-9+/=]+")  # one line: no Markdown hides in it
 
 
 def markdown(source: str, attachments: dict | None = None) -> str:
     """A Markdown cell's source, kept when nbconvert's HTML exporter renders it to nothing that :func:`clean`
     removes; else the clean rendering, as one HTML block (no blank line, which would end it) that renders the
-    same again; the source as text where it is longer than :data:`MAX_TEXT`, renders to more than :data:`GROWTH`
-    times the cell, or cannot be rendered (a lone surrogate, an attachment with nothing in it)."""
+    same again; the source as text where it is longer than :data:`MAX_TEXT`, its images and links write more than
+    :data:`GROWTH` times the cell, or it cannot be rendered (a lone surrogate, an attachment with nothing in it)."""
     bundles = attachments or {}
     limit = GROWTH * (len(source) + sum(len(str(bundle)) for bundle in bundles.values())) + 2**16
     try:
@@ -95,8 +95,6 @@ def markdown(source: str, attachments: dict | None = None) -> str:
             raise _TooLarge
         rendered = MarkdownWithMath(renderer=_Bounded(limit, escape=False, attachments=_Attachments(bundles))).render(
             source)
-        if len(rendered) > limit:
-            raise _TooLarge
         safe = clean(rendered)
     except Exception:  # noqa: BLE001 -- too large, or unreadable to nbconvert or nh3: the instructor still reads it
         text = html.escape(source.encode("utf-8", "replace").decode("utf-8"))
@@ -104,7 +102,8 @@ def markdown(source: str, attachments: dict | None = None) -> str:
     else:
         if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
             return source
-    return "<div>\n" + re.sub(r"\n(?=[ \t]*\n)", "&#10;", safe.strip()) + "\n</div>"  # no blank line, nor one of spaces
+    safe = safe.strip().replace("\r\n", "\n").replace("\r", "\n")
+    return "<div>\n" + re.sub(r"\n(?=[ \t]*\n)", "&#10;", safe) + "\n</div>"  # no blank line, nor one of spaces
 
 
 class Sanitize(SanitizeHTML):
