@@ -432,6 +432,10 @@ def test_one_name_like_another_platforms_and_copies_of_another_exercises_text_de
     assert read_download(lay_out(tmp_path / "folders", deeper)) is None  # folders: names a student chose decide nothing
     lone = {f"{who}/{ASSIGNMENT}/rotation.ipynb": "{}" for who in ("ada", "grace", moodle("eve", 1))}
     lone |= {f"{moodle('eve', 1)}/{ASSIGNMENT}/notes{n}.txt": "" for n in range(3)}  # her files counted once
+    receipts = {f"{blackboard('Week 4', user, '2024-03-01-10-00-00')}.txt": blackboard_receipt(user, user, "Friday")
+                for user in ("ada", "alan")}  # Alan's attempt holds a comment and no file
+    receipts[f"{blackboard('Week 4', 'ada', '2024-03-01-10-00-00')}_rotation.ipynb"] = "{}"
+    assert read_download(lay_out(tmp_path / "receipts", receipts)).platform == "blackboard"
     assert read_download(lay_out(tmp_path / "lone", lone)) is None  # one user named like Moodle's folders
     forged = gradescope_metadata({"a": ("2030-01-01 00:00:00 +00:00", [("Grace Hopper", "2", "g@x.edu")])})
     export = read_download(lay_out(tmp_path / "export", {

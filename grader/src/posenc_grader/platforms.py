@@ -130,7 +130,8 @@ def detect(root: Path) -> str | None:
     top = {shown.split("/")[0]: "/" not in shown for _, shown in files_under(root)}  # name: whether a file
     named = {"canvas": sum(bool(_CANVAS.fullmatch(name)) for name, file in top.items() if file),
              "moodle": sum(bool(_MOODLE.fullmatch(name)) for name in top),
-             "blackboard": sum(bool(_BLACKBOARD.fullmatch(name)) for name, file in top.items() if file)}
+             "blackboard": sum(bool(_BLACKBOARD.fullmatch(name.removesuffix(".txt"))) for name, file in top.items()
+                               if file)}  # its receipts too: an attempt may hold nothing else
     platform = max(named, key=named.get)
     return platform if named[platform] * 2 >= len(top) > 0 else None
 
