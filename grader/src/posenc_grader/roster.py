@@ -63,9 +63,6 @@ def read_roster(path: Path | str) -> dict[str, Person]:
     named: dict[str, str] = {}  # student: platform id
     for number, row in enumerate(table[1:], start=2):
         values = {name: row[index].strip() if index < len(row) else "" for name, index in column.items()}
-        if "student" not in column and {"first name", "last name"} <= set(lower):  # Blackboard's, Gradescope's
-            values["student"] = " ".join(row[lower.index(h)].strip() for h in ("first name", "last name")
-                                         if lower.index(h) < len(row)).strip()
         if values["platform_id"].lower().startswith(MOODLE_ID_PREFIX):
             values["platform_id"] = values["platform_id"][len(MOODLE_ID_PREFIX):].strip()
         person = Person(**values)
@@ -95,5 +92,4 @@ def _table(path: Path | str) -> list[list[str]]:
     except UnicodeDecodeError as error:
         raise ValueError(f"roster {path}: not text in UTF-8 or UTF-16 ({error.reason}): save it as CSV") from None
     first = text.split("\n", 1)[0]
-    tabs = "\t" in first and "," not in first
-    return list(csv.reader(io.StringIO(text, newline=""), delimiter="\t" if tabs else ","))
+    return list(csv.reader(io.StringIO(text, newline=""), delimiter=max(",\t", key=first.count)))
