@@ -653,6 +653,10 @@ def test_a_resubmission_waits_for_hand_grading_again_and_the_same_file_keeps_its
     grade_by_hand(out, "Turing, Alan", {"ch04_offset_proof": 1, "ch04_orthogonal_forced": 1,
                                         "ch04_rope_score_tests": 2}, comment="about the earlier file")
     grade_by_hand(out, "Hopper, Grace", {"ch04_offset_proof": 3, "ch04_orthogonal_forced": 2})
+    kept = out / INSTRUCTOR_ONLY / "submitted" / "Lovelace, Ada" / ASSIGNMENT / f"{NOTEBOOK}.ipynb"
+    older = nbformat.read(kept, 4)  # Lovelace's copy as an older grader's sanitizer kept it: the file is the same
+    next(c for c in older.cells if c.metadata.get("nbgrader", {}).get("grade_id") == "ch04_offset_proof").source += " "
+    nbformat.write(older, kept)
     again = zipped(tmp_path / "again.zip", {canvas("Lovelace, Ada", 101, 1001, "rotation (final).ipynb"): notebook(
         "perfect"), canvas("Turing, Alan", 103, 1005, "rotation-2.ipynb"): notebook("perfect"),
         canvas("Hopper, Grace", 102, 1006, "rotation-1.ipynb", True): "not a notebook {"})

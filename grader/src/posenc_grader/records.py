@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import copy
+import hashlib
 import html
 import json
 import shutil
@@ -240,17 +241,20 @@ class ClassRecord:
     def record(self, row: Row, result: dict | None, status: str, message: str) -> Mark:
         """Store one row: scores in the gradebook, files in place, status and message, its feedback page.
 
-        A file other than the one graded before (its cells' sources differ from ``submitted/``'s: a resubmission;
-        or no file kept, before or now) clears the row's manual scores and comments, which were given to another
-        file, and the message says so; only the same file graded again keeps them."""
+        A file other than the one graded before (its cells' sources differ from those recorded, or from
+        ``submitted/``'s: a resubmission; or no file, before or now) clears the row's manual scores and comments,
+        which were given to another file, and the message says so; only the same file graded again keeps them."""
         from .sanitize import Sanitize
 
         graded = result is not None and "grades" in result
         inert = None if row.content is None else Sanitize().preprocess(copy.deepcopy(row.content), {})[0]
-        before = self._path("submitted", row.key)
-        # the same file: the copy kept of it made inert again (not always what one pass left), or that copy itself
-        changed = not (inert is not None and before.is_file() and _sources(nbformat.read(str(before), 4)) in (
-            _sources(inert), _sources(row.content)))
+        before, key = self._path("submitted", row.key), "\t".join(row.key)
+        digest = None if row.content is None else hashlib.sha256(repr(_sources(row.content)).encode()).hexdigest()
+        recorded = self.statuses.get(key, {}).get("file")
+        kept = _sources(nbformat.read(str(before), 4)) if before.is_file() else None
+        # the same file: its sources as recorded (whatever a later sanitizer makes of them), the copy kept of it made
+        # inert again (not always what one pass left), or that copy itself (graded again from submitted/)
+        changed = inert is None or not (digest == recorded or kept in (_sources(inert), _sources(row.content)))
         cleared, overridden = self._store_scores(
             row, result["grades"] if graded else None, result.get("comments", {}) if graded else {}, changed) if (
             row.assignment, row.notebook) in self.known else (False, [])
@@ -272,10 +276,11 @@ class ClassRecord:
                 notes = f"**Grading notes.**\n\n<pre>{html.escape(f'{status}: {message}')}</pre>"
                 notebook.cells.insert(0, nbformat.v4.new_markdown_cell(notes))
                 nbformat.write(notebook, str(target))
-        key = "\t".join(row.key)  # an override still standing is said until cleared
+        # an override still standing is said until cleared
         standing = [c for c in self.statuses.get(key, {}).get("overridden", []) if self._manual(key, c) is not None]
         overridden = list(dict.fromkeys(overridden + ([] if changed else standing)))
-        self.statuses[key] = {"status": status, "message": message,
+        file = recorded if recorded and not changed else digest  # the file as first handed in, not its kept copy
+        self.statuses[key] = {"status": status, "message": message, **({"file": file} if file else {}),
                               **({"repairs": row.notes} if row.status == "repaired" else {}),
                               **({"overridden": overridden} if overridden else {})}
         write_json(self.status_file, self.statuses)
