@@ -204,15 +204,22 @@ def test_a_roster_from_moodles_worksheet_maps_participants_and_one_not_in_it_kee
 
 def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_path):
     """Last week's notebook, finished late, handed in through this week's assignment (or a draft handed in to the
-    wrong one, which every later download holds again) would replace the row its own download graded."""
+    wrong one, which every later download holds again) would replace the row its own download graded; where none
+    was graded, it is graded as what it is (one upload for two chapters)."""
     ladder = (COURSE.root / "release" / "ch03_ladder" / "ladder.ipynb").read_text()
+    week3 = placed(tmp_path, {canvas("Eve", 8, 60, "ladder.ipynb"): ladder}, run="week3")
+    assert [p.outcome for p in week3.values()] == ["placed"]
     ada, eve, late = (canvas(name, uid, fid, file) for name, uid, fid, file in (
         ("Lovelace, Ada", 7, 70, "rotation.ipynb"), ("Eve", 8, 80, "rotation.ipynb"), ("Eve", 8, 81, "ladder.ipynb")))
     copies = {canvas("Eve", 8, 82 + n, f"ladder-{n}.ipynb"): ladder for n in range(3)}  # outvote the class, once
-    result = placed(tmp_path, {ada: notebook("perfect"), eve: notebook("blank"), late: ladder, **copies})
-    assert (result[late].outcome, result[eve].outcome, result[ada].outcome) == ("rejected", "placed", "placed")
-    assert result[late].reason == ("the notebook of ch03_ladder, handed in to ch04_rotation: graded only from "
-                                   "ch03_ladder's own download")
+    both = canvas("Lovelace, Ada", 7, 71, "ladder.ipynb")  # nothing of hers graded in ch03: hers to hand in here
+    alan = canvas("Turing, Alan", 9, 90, "rotation.ipynb")
+    result = placed(tmp_path, {ada: notebook("perfect"), eve: notebook("blank"), alan: notebook("blank"), late: ladder,
+                               **copies, both: ladder})
+    assert (result[late].outcome, result[eve].outcome, result[ada].outcome, result[both].outcome) == (
+        "rejected", "placed", "placed", "placed")
+    assert result[late].reason == ("the notebook of ch03_ladder, handed in to ch04_rotation: it would replace "
+                                   f"{canvas('Eve', 8, 60, 'ladder.ipynb')}, graded from ch03_ladder's own download")
 
 
 @pytest.mark.parametrize("checkpoint_first", [True, False])
@@ -292,7 +299,7 @@ def test_every_file_that_cannot_be_placed_is_reported_with_its_reason(tmp_path):
     assert (broken.outcome, broken.assignment) == ("placed", ASSIGNMENT)  # graded, scored 0, reason kept
     assert "scored 0" in broken.reason and "not a Jupyter notebook" in broken.reason
     other = result[canvas("Noether, Emmy", 10, 100, "norm.ipynb")]
-    assert (other.outcome, other.assignment) == ("rejected", "ch05_norm")  # its cells say it is another's
+    assert (other.outcome, other.assignment) == ("placed", "ch05_norm")  # its cells say which exercise it is
     # missing in the assignment the download is for (ch04: most of its files), Noether's ch05 notebook aside
     not_this = "no file of theirs is this assignment's notebook"
     assert {(row["platform_id"], row["assignment"], row["reason"]) for row in rows if row["outcome"] == "missing"} == {

@@ -71,7 +71,7 @@ def stage(download: Download, catalog: Catalog, roster: dict[str, Person], out: 
         if p.outcome == "placed" and p.assignment in frozen:
             p.outcome, p.reason = "rejected", (f"{p.assignment} has changed in a way this OUT cannot follow (see the "
                                                "warning): grade it into a new OUT")
-    _refuse_other_assignments(placements)
+    _refuse_other_assignments(placements, kept)
     _assign_the_unrecognised(placements, catalog)
     _keep_the_latest(placements, kept, download.platform)
     placements += _missing(placements, roster, graded, known)
@@ -202,16 +202,19 @@ def _refuse_shared_names(placements: list[Placement]) -> None:
                         "none is, until the roster tells them apart")
 
 
-def _refuse_other_assignments(placements: list[Placement]) -> None:
-    """A notebook of another assignment than the download's (:func:`_download_assignment`) is not graded from it: it
+def _refuse_other_assignments(placements: list[Placement], kept: dict) -> None:
+    """A notebook of another assignment than the download's (:func:`_download_assignment`; any, where two tie) is not
+    graded from it where an earlier run into the same ``OUT`` graded that student's notebook from another file: it
     would replace what that assignment's own download gave (a draft handed in to the wrong assignment, which every
-    later download holds again; last week's work finished late and handed in through this week's)."""
+    later download holds again; last week's work finished late and handed in through this week's). Where nothing was
+    graded, it is graded as what it is (one upload for two chapters)."""
     assignment = _download_assignment(placements)
     for p in placements:
-        if assignment and p.outcome == "placed" and p.assignment != assignment:
+        before = kept["notebooks"].get("\t".join(p.key), {}).get("file")
+        if p.outcome == "placed" and p.assignment != assignment and before not in (None, p.found.shown):
             p.outcome = "rejected"
-            p.reason = (f"the notebook of {p.assignment}, handed in to {assignment}: graded only from {p.assignment}'s "
-                        "own download")
+            p.reason = (f"the notebook of {p.assignment}, handed in to {assignment or 'this download'}: it would "
+                        f"replace {before}, graded from {p.assignment}'s own download")
 
 
 def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> None:
