@@ -226,10 +226,11 @@ def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_pat
 def test_of_two_notebooks_in_one_attempt_the_one_named_as_handed_out_is_graded(tmp_path, checkpoint_first):
     """A Blackboard attempt holding rotation.ipynb and a stale checkpoint beside it, whatever their order."""
     prefix = blackboard("Week 4", "u7", "2024-03-01-10-00-00")
-    files = {f"{prefix}_rotation-checkpoint.ipynb": notebook("blank"), f"{prefix}_rotation.ipynb": notebook("perfect")}
+    files = {f"{prefix}_{stale}.ipynb": notebook("blank") for stale in ("rotation-checkpoint", "old_rotation")}
+    files[f"{prefix}_rotation.ipynb"] = notebook("perfect")
     result = placed(tmp_path, dict(reversed(files.items())) if checkpoint_first else files)
-    assert result[f"{prefix}_rotation.ipynb"].outcome == "placed"
-    assert result[f"{prefix}_rotation-checkpoint.ipynb"].outcome == "earlier attempt"
+    assert {name: p.outcome for name, p in result.items()} == {name: "earlier attempt" for name in files} | {
+        f"{prefix}_rotation.ipynb": "placed"}
 
 
 def test_another_assignments_notebook_is_no_exercise_of_a_course_of_one_assignment(tmp_path):

@@ -71,6 +71,7 @@ class Found:
     order: tuple = ()                # sorts one student's attempts: the latest sorts last
     late: bool = False
     feedback_prefix: str = ""        # a feedback file named this prefix + its name goes back to this student
+    original: str = ""               # the file's name as the student gave it, without the platform's prefix
     problem: str = ""                # why it cannot be placed, when it cannot
 
 
@@ -217,7 +218,8 @@ def _canvas(root: Path):
         again = _AGAIN.fullmatch(match["original"])
         yield Found(path, shown, platform_id=match["user"], name=name or match["user"], late=late,
                     attempt=f"file {match['file']}" + (f" (upload {int(again['count']) + 1})" if again else ""),
-                    order=(int(match["file"]),), feedback_prefix=path.name[:match.start("original")])
+                    order=(int(match["file"]),), feedback_prefix=path.name[:match.start("original")],
+                    original=match["original"])
 
 
 def _moodle(root: Path):
@@ -230,7 +232,8 @@ def _moodle(root: Path):
             continue
         in_folder = index < len(parts) - 1
         prefix = parts[index] + "/" if in_folder else parts[index][:len(parts[index]) - len(match["rest"] or "")]
-        yield Found(path, shown, platform_id=match["id"], name=match["name"], feedback_prefix=prefix)
+        yield Found(path, shown, platform_id=match["id"], name=match["name"], feedback_prefix=prefix,
+                    original=path.name if in_folder else match["rest"] or "")
 
 
 def _blackboard(root: Path):
@@ -249,7 +252,7 @@ def _blackboard(root: Path):
         user, name, late = receipts.get(prefix) or (match["head"].rsplit("_", 1)[-1], "", False)
         day, time = match["when"][:10], match["when"][11:].replace("-", ":")
         yield Found(path, shown, platform_id=user, name=name or user, late=late, attempt=f"{day} {time}",
-                    order=(match["when"],))
+                    order=(match["when"],), original=match["original"])
 
 
 def _receipt(path: Path) -> tuple[str, str, bool] | None:

@@ -309,8 +309,7 @@ def _keep_identities(path: Path, platform: str, placed: list[Placement], columns
 def _named_as_handed_out(p: Placement) -> bool:
     """Whether the file is named as its notebook, after the prefix the platform gives it (of two files of one
     attempt, that one is graded: not a checkpoint or a copy beside it)."""
-    name = p.found.path.name.lower()
-    return name == f"{p.notebook}{NOTEBOOK_SUFFIX}".lower() or name.endswith(f"_{p.notebook}{NOTEBOOK_SUFFIX}".lower())
+    return (p.found.original or p.found.path.name).lower() == f"{p.notebook}{NOTEBOOK_SUFFIX}".lower()
 
 
 def _kept(path: Path) -> dict:
