@@ -492,6 +492,7 @@ def test_an_out_graded_with_another_course_is_not_graded_with_the_default_one(tm
     """An instructor's own copy of the course, then one `make grade` without it: the default course, followed into
     OUT, took the class back to the old hidden tests and points."""
     source = lay_out(tmp_path / "class", {f"ada/{ASSIGNMENT}/rotation.ipynb": notebook("perfect")})
+    (tmp_path / "my-course").mkdir()
     write(tmp_path / "out" / INSTRUCTOR_ONLY / ".grading" / "course", str(tmp_path / "my-course"))
     assert main([str(source), "--out", str(tmp_path / "out")]) == 2
     assert f"last graded with the course {tmp_path / 'my-course'}, not {COURSE.root}" in capsys.readouterr().err

@@ -71,9 +71,10 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
     used = out / WORK / "course"  # the course the last grading into out used: left out, it would be followed back
-    if course is None and used.is_file() and used.read_text(encoding="utf-8") != str(the_course.root):
-        raise RuntimeError(f"{out} was last graded with the course {used.read_text(encoding='utf-8')}, not "
-                           f"{the_course.root}: name the course to grade with, --course (make grade COURSE=...)")
+    last = Path(used.read_text(encoding="utf-8")) if used.is_file() else the_course.root
+    if course is None and last != the_course.root and last.is_dir():  # (a checkout moved is no other course)
+        raise RuntimeError(f"{out} was last graded with the course {last}, not {the_course.root}: name the "
+                           "course to grade with, --course (make grade COURSE=...)")
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
     own = submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve())
