@@ -94,7 +94,7 @@ def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_e
     """Rendered, one 100 kB attachment shown 1,500 times took 1.7 GB in the grader, a million empty headings 3.7 GB;
     an answer whose figure an editor lost, or holding a lone surrogate, made the row a grader error, with no copy
     kept to grade by hand; a line of spaces ended the kept copy's HTML block, and what followed was Markdown."""
-    from posenc_grader.sanitize import markdown
+    from posenc_grader.sanitize import Sanitize, markdown
 
     figure = {"a.png": {"image/png": "A" * 100_000}}
     tracemalloc.start()
@@ -109,12 +109,16 @@ def test_a_figure_shown_thousands_of_times_is_shown_as_text_and_one_lost_is_no_e
     assert markdown("once: ![](attachment:a.png)", figure) == "once: ![](attachment:a.png)"
     pasted = "![](data:image/png;base64," + "A" * 150_000 + ")\n\n```\n" + "[0.1, 0.2]\n" * 2000 + "```\n<b>x</b>"
     assert "shown as text" not in markdown(pasted)  # an inline image, and a tensor (rendered, 8 times its size)
-    hidden = markdown("data:image/a;base64,\n" + "+\n" * 60_000 + "<b>")  # no Markdown hides in an inline image
-    assert "shown as text" in hidden
+    hidden = markdown("data:image/a;base64,\n" + "+\n" * 60_000 + "<b>")  # no Markdown hides in an inline image,
+    coded = markdown("<b>x</b>\n\n```\ndata:image/png;base64," + "a+" * 60_000 + "\n```")  # nor code in its shape
+    assert "shown as text" in hidden and "shown as text" in coded
+    cells = [nbformat.v4.new_markdown_cell("<b>x</b> " + "a " * 49_000) for _ in range(6)]  # each under the cap
+    done, _ = Sanitize().preprocess(nbformat.v4.new_notebook(cells=cells), {})
+    assert ["shown as text" in cell.source for cell in done.cells] == [False] * 4 + [True] * 2  # the notebook's too
     assert "shown as text" in markdown("![](attachment:f.png) <b>", {"f.png": {}})  # nbconvert cannot read it
     assert "\ud800" not in markdown("\ud800 <b>")  # nor nh3 this
-    spaced = markdown("<b>x</b>\n\n```\na\n   \n\t\n\r\n```\n\n![](https://example.org/pixel.png)")
-    assert not any(line.strip() == "" for line in spaced.splitlines()), spaced  # no line ends the HTML block
+    spaced = markdown("<b>x</b>\n\n```\na\n   \n\t\n\r\n\x0b\n\x0c\n```\n\n![](https://example.org/pixel.png)")
+    assert not any(line.strip() == "" for line in spaced.split("\n")), spaced  # no line ends the HTML block
 
 
 # ---- the loop, graded ------------------------------------------------------------------------------------------------

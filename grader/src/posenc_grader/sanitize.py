@@ -80,18 +80,20 @@ class _Bounded(IPythonRenderer):
 GROWTH = 32  # images and links may write this many times their cell (and its attachments) before it is shown as text
 MAX_TEXT = 100_000  # characters of a Markdown cell, inline images aside, rendered at all: empty headings render to
                     # 26 times their size, at about 1 GB of the grader's memory per MB
-_DATA_URL = re.compile(r"data:image/[\w+.-]+;base64,[A-Za-z0-9+/=]+")  # one line: no Markdown hides in it
+NOTEBOOK_TEXT = 4 * MAX_TEXT  # and of all the Markdown cells of a notebook together
+# an image's own inline data, one line as a link target or an img's src: no Markdown hides in it, nor code
+_DATA_URL = re.compile(r"""(?:(?<=\]\()|(?<=src=")|(?<=src='))data:image/[\w+.-]+;base64,[A-Za-z0-9+/=]+""")
 
 
-def markdown(source: str, attachments: dict | None = None) -> str:
+def markdown(source: str, attachments: dict | None = None, most: int = MAX_TEXT) -> str:
     """A Markdown cell's source, kept when nbconvert's HTML exporter renders it to nothing that :func:`clean`
     removes; else the clean rendering, as one HTML block (no blank line, which would end it) that renders the
-    same again; the source as text where it is longer than :data:`MAX_TEXT`, its images and links write more than
+    same again; the source as text where it is longer than ``most`` characters, its images and links write more than
     :data:`GROWTH` times the cell, or it cannot be rendered (a lone surrogate, an attachment with nothing in it)."""
     bundles = attachments or {}
     limit = GROWTH * (len(source) + sum(len(str(bundle)) for bundle in bundles.values())) + 2**16
     try:
-        if len(_DATA_URL.sub("", source)) > MAX_TEXT:
+        if text_length(source) > most:
             raise _TooLarge
         rendered = MarkdownWithMath(renderer=_Bounded(limit, escape=False, attachments=_Attachments(bundles))).render(
             source)
@@ -103,7 +105,12 @@ def markdown(source: str, attachments: dict | None = None) -> str:
         if html.unescape(safe) == html.unescape(rendered.replace(" />", ">")):  # the same markup, written alike
             return source
     safe = safe.strip().replace("\r\n", "\n").replace("\r", "\n")
-    return "<div>\n" + re.sub(r"\n(?=[ \t]*\n)", "&#10;", safe) + "\n</div>"  # no blank line, nor one of spaces
+    return "<div>\n" + re.sub(r"\n(?=[^\S\n]*\n)", "&#10;", safe) + "\n</div>"  # no blank line, nor one of spaces
+
+
+def text_length(source: str) -> int:
+    """The characters of a Markdown cell that rendering can multiply: all but images' own inline data."""
+    return len(_DATA_URL.sub("", source))
 
 
 class Sanitize(SanitizeHTML):
@@ -114,11 +121,14 @@ class Sanitize(SanitizeHTML):
 
     def preprocess(self, nb, resources):
         nb.metadata.pop("widgets", None)  # nbconvert would load the widget manager from a CDN to show it
+        self._left = NOTEBOOK_TEXT
         return super().preprocess(nb, resources)
 
     def preprocess_cell(self, cell, resources, index):
         if cell.cell_type == "markdown":
-            cell.source = markdown(cell.source, cell.get("attachments"))
+            left, length = getattr(self, "_left", NOTEBOOK_TEXT), text_length(cell.source)
+            cell.source = markdown(cell.source, cell.get("attachments"), min(MAX_TEXT, left))
+            self._left = max(0, left - length)  # once spent, every later cell is shown as text
             return cell, resources
         return super().preprocess_cell(cell, resources, index)
 
