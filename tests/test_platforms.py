@@ -492,11 +492,13 @@ def test_an_out_graded_with_another_course_is_not_graded_with_the_default_one(tm
     """An instructor's own copy of the course, then one `make grade` without it: the default course, followed into
     OUT, took the class back to the old hidden tests and points."""
     source = lay_out(tmp_path / "class", {f"ada/{ASSIGNMENT}/rotation.ipynb": notebook("perfect")})
-    (tmp_path / "my-course").mkdir()
-    write(tmp_path / "out" / INSTRUCTOR_ONLY / ".grading" / "course", str(tmp_path / "my-course"))
-    assert main([str(source), "--out", str(tmp_path / "out")]) == 2
+    used = write(tmp_path / "out" / INSTRUCTOR_ONLY / ".grading" / "course", f"named\t{tmp_path / 'my-course'}")
+    assert main([str(source), "--out", str(tmp_path / "out")]) == 2  # named, and gone since (moved): still refused
     assert f"last graded with the course {tmp_path / 'my-course'}, not {COURSE.root}" in capsys.readouterr().err
     assert not (tmp_path / "out" / "grades.csv").exists()
+    used.write_text(f"default\t{tmp_path / 'moved-checkout' / 'exercises'}")  # this checkout's, before a move
+    assert main([str(lay_out(tmp_path / "empty", {"notes.txt": "x"})), "--out", str(tmp_path / "out")]) == 2
+    assert "nothing to grade" in capsys.readouterr().err  # past the course check
 
 
 def test_the_command_line_stops_with_a_message_when_nothing_can_be_graded(tmp_path, capsys):

@@ -70,11 +70,11 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
-    used = out / WORK / "course"  # the course the last grading into out used: left out, it would be followed back
-    last = Path(used.read_text(encoding="utf-8")) if used.is_file() else the_course.root
-    if course is None and last != the_course.root and last.is_dir():  # (a checkout moved is no other course)
+    used = out / WORK / "course"  # how the last grading into out named its course, and where: left out, the default
+    how, _, last = used.read_text(encoding="utf-8").rpartition("\t") if used.is_file() else ("", "", "")
+    if course is None and last and Path(last) != the_course.root and (how == "named" or Path(last).is_dir()):
         raise RuntimeError(f"{out} was last graded with the course {last}, not {the_course.root}: name the "
-                           "course to grade with, --course (make grade COURSE=...)")
+                           "course to grade with, --course (make grade COURSE=...)")  # (a checkout moved is none)
     people = read_roster(roster) if roster else {}
     max_bytes = limits.max_file_mb * 2**20
     own = submissions.resolve().is_relative_to((out / INSTRUCTOR_ONLY / "submitted").resolve())
@@ -99,7 +99,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     record = ClassRecord(out, prepared)
     refused, frozen = record.follow(prepared)
     say(*refused)
-    used.write_text(str(the_course.root), encoding="utf-8")  # also the course the warnings name
+    used.write_text(f"{'named' if course else 'default'}\t{the_course.root}", encoding="utf-8")  # warnings name it
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
     why_missing: dict[tuple[str, str], str] = {}  # a download's reason, for the row's message

@@ -207,7 +207,7 @@ class ClassRecord:
         standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
                     for cell in entry.get("overridden", []) if self._manual(key, cell) is not None]
         used = self.out / WORK / "course"  # the course the last grading into out used (grade_class writes it)
-        course = f" --course '{used.read_text(encoding='utf-8')}'" if used.is_file() else ""
+        course = f" --course '{used.read_text(encoding='utf-8').rpartition(chr(9))[2]}'" if used.is_file() else ""
         return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
                 for what, rows, fix in [
                     ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
