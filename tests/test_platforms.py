@@ -220,6 +220,7 @@ def test_a_notebook_of_another_assignment_in_a_download_replaces_nothing(tmp_pat
         "rejected", "placed", "placed", "placed")
     assert result[late].reason == ("the notebook of ch03_ladder, handed in to ch04_rotation: it would replace "
                                    f"{canvas('Eve', 8, 60, 'ladder.ipynb')}, graded from ch03_ladder's own download")
+    assert result[both].reason == "the notebook of ch03_ladder, handed in to ch04_rotation: graded as what it is"
 
 
 @pytest.mark.parametrize("checkpoint_first", [True, False])

@@ -211,10 +211,14 @@ def _refuse_other_assignments(placements: list[Placement], kept: dict) -> None:
     assignment = _download_assignment(placements)
     for p in placements:
         before = kept["notebooks"].get("\t".join(p.key), {}).get("file")
-        if p.outcome == "placed" and p.assignment != assignment and before not in (None, p.found.shown):
+        if p.outcome != "placed" or p.assignment == assignment:
+            continue
+        handed = f"the notebook of {p.assignment}, handed in to {assignment or 'this download'}"
+        if before in (None, p.found.shown):
+            p.reason = "; ".join(filter(None, [p.reason, f"{handed}: graded as what it is"]))
+        else:
             p.outcome = "rejected"
-            p.reason = (f"the notebook of {p.assignment}, handed in to {assignment or 'this download'}: it would "
-                        f"replace {before}, graded from {p.assignment}'s own download")
+            p.reason = f"{handed}: it would replace {before}, graded from {p.assignment}'s own download"
 
 
 def _assign_the_unrecognised(placements: list[Placement], catalog: Catalog) -> None:
