@@ -11,13 +11,11 @@ was killed as it started, before it had asked to die with it), and kills them al
 
 from __future__ import annotations
 
-import contextlib
 import json
 import multiprocessing
 import os
 import resource
 import shutil
-import signal
 import sys
 import tempfile
 import time
@@ -43,12 +41,6 @@ def _child(work: Callable[..., dict], task: dict, folder: Path, memory_bytes: in
         result = {"error": traceback.format_exc(limit=-4).strip()}
     reaper.clear()
     (folder / "result.json").write_text(json.dumps(result), encoding="utf-8")
-
-
-def _kill_tree(pid: int) -> None:
-    for process in [*reaper.descendants(pid), pid]:
-        with contextlib.suppress(ProcessLookupError):
-            os.kill(process, signal.SIGKILL)
 
 
 PRELOAD = ["posenc_grader.worker", "posenc_grader.execute", "nbgrader.apps", "nbconvert.exporters"]
@@ -82,7 +74,7 @@ def run(tasks: Iterable[dict], work: Callable[..., dict], scratch: Path, *, jobs
             if process.exitcode is None and elapsed < timeout:
                 continue
             if process.exitcode is None:
-                _kill_tree(process.pid)
+                reaper.kill([*reaper.descendants(process.pid), process.pid])
                 result = {"error": f"the notebook did not finish within {timeout:g} s and was stopped; nothing "
                                    "in it could be graded", "events": [], "killed": True}
             else:

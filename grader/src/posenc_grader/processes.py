@@ -10,15 +10,13 @@ counts towards the kernel's process limit, but runs no more.
 
 from __future__ import annotations
 
-import contextlib
 import os
 import shutil
-import signal
 import time
 
 import psutil
 
-from .reaper import children, descendants
+from .reaper import children, descendants, kill
 
 ENDED = (psutil.STATUS_ZOMBIE, psutil.STATUS_DEAD)
 
@@ -70,8 +68,6 @@ def stop_leftovers(launched: int, sandboxed: bool, rounds: int = 5) -> bool:
         found = leftovers(launched, sandboxed)
         if not found:
             return True
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill(found)
         time.sleep(0.1)
     return not leftovers(launched, sandboxed)

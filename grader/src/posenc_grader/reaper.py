@@ -57,13 +57,18 @@ def descendants(pid: int) -> list[int]:
     return found
 
 
+def kill(pids: list[int]) -> None:
+    """SIGKILL each process of ``pids``; one that has ended already is no error."""
+    for pid in pids:
+        with contextlib.suppress(ProcessLookupError):
+            os.kill(pid, signal.SIGKILL)
+
+
 def clear(rounds: int = 100) -> None:
     """Kill every process below this one, again while some remain (a fork between two rounds), and reap them."""
     for _ in range(rounds):
         found = descendants(os.getpid())
-        for pid in found:
-            with contextlib.suppress(ProcessLookupError):
-                os.kill(pid, signal.SIGKILL)
+        kill(found)
         with contextlib.suppress(ChildProcessError):  # every child that has ended, orphans included
             while os.waitpid(-1, os.WNOHANG)[0]:
                 pass
