@@ -24,7 +24,7 @@ from posenc_grader.__main__ import main
 from posenc_grader.gradebooks import WRITERS
 from posenc_grader.marks import Mark
 from posenc_grader.platforms import NothingToPlace, open_download
-from posenc_grader.records import HAND_BACK, INSTRUCTOR_ONLY, STALE
+from posenc_grader.records import COURSE_USED, HAND_BACK, INSTRUCTOR_ONLY, STALE
 from posenc_grader.roster import Person, read_columns, read_roster
 from posenc_grader.staging import IDENTITIES, REPORT, stage, summary
 from posenc_grader.submissions import Catalog, restore
@@ -493,7 +493,7 @@ def test_an_out_graded_with_another_course_is_not_graded_with_the_default_one(tm
     """An instructor's own copy of the course, then one `make grade` without it: the default course, followed into
     OUT, took the class back to the old hidden tests and points."""
     source = lay_out(tmp_path / "class", {f"ada/{ASSIGNMENT}/rotation.ipynb": notebook("perfect")})
-    used = write(tmp_path / "out" / INSTRUCTOR_ONLY / ".grading" / "course", f"named\t{tmp_path / 'my-course'}")
+    used = write(tmp_path / "out" / COURSE_USED, f"named\t{tmp_path / 'my-course'}")
     assert main([str(source), "--out", str(tmp_path / "out")]) == 2  # named, and gone since (moved): still refused
     assert f"last graded with the course {tmp_path / 'my-course'}, not {COURSE.root}" in capsys.readouterr().err
     assert not (tmp_path / "out" / "grades.csv").exists()

@@ -34,7 +34,7 @@ from . import gradebooks, parallel, sandbox, staging
 from .course import Course, prepare
 from .escapes import disarm
 from .platforms import FOLDERS, PLATFORMS, open_download
-from .records import INSTRUCTOR_ONLY, PREPARED, WORK, ClassRecord, summarize
+from .records import COURSE_USED, INSTRUCTOR_ONLY, PREPARED, WORK, ClassRecord, course_used, summarize
 from .roster import read_columns, read_roster
 from .submissions import Catalog, Row, find_files, triage
 from .worker import Limits, grade
@@ -70,8 +70,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     if not submissions.exists():
         raise FileNotFoundError(f"grade_class: no folder or zip of submissions at {submissions}")
     the_course = Course.find(course)
-    used = out / WORK / "course"  # how the last grading into out named its course, and where: left out, the default
-    how, _, last = used.read_text(encoding="utf-8").rpartition("\t") if used.is_file() else ("", "", "")
+    how, last = course_used(out)  # left out, the default course would be followed back into out
     if course is None and last and Path(last) != the_course.root and (how == "named" or Path(last).is_dir()):
         raise RuntimeError(f"{out} was last graded with the course {last}, not {the_course.root}: name the "
                            "course to grade with, --course (make grade COURSE=...)")  # (a checkout moved is none)
@@ -99,7 +98,7 @@ def _grade_class(submissions: Path, out: Path, course, limits: Limits, jobs, pro
     record = ClassRecord(out, prepared)
     refused, frozen = record.follow(prepared)
     say(*refused)
-    used.write_text(f"{'named' if course else 'default'}\t{the_course.root}", encoding="utf-8")  # warnings name it
+    (out / COURSE_USED).write_text(f"{'named' if course else 'default'}\t{the_course.root}", encoding="utf-8")
     catalog = Catalog(prepared / "release")
     earlier = record.handed_in()  # never marked missing by a later run (late work graded into the same OUT)
     why_missing: dict[tuple[str, str], str] = {}  # a download's reason, for the row's message

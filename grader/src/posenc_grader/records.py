@@ -29,6 +29,7 @@ from .submissions import Row
 HAND_BACK = "hand_back"              # what students may receive
 INSTRUCTOR_ONLY = "instructor_only"  # what never leaves: solutions, hidden tests, the gradebook, all submissions
 WORK = Path(INSTRUCTOR_ONLY) / ".grading"  # the grader's own files: the prepared course, a download, scratch
+COURSE_USED = WORK / "course"  # how the last grading into OUT named its course ("named" or "default"), tab, where
 PREPARED = WORK / "prepared"
 #: What an nbgrader exchange's ``collect`` puts beside a submission, and ``nbgrader release_feedback`` reads beside its
 #: page: when it was handed in, and the student's own secret that names the page in the exchange.
@@ -206,8 +207,8 @@ class ClassRecord:
         stale = sorted(key.replace("\t", "/") for key, entry in self.statuses.items() if entry.get("stale"))
         standing = [f"{key.split(chr(9))[0]}/{cell}" for key, entry in sorted(self.statuses.items())
                     for cell in entry.get("overridden", []) if self._manual(key, cell) is not None]
-        used = self.out / WORK / "course"  # the course the last grading into out used (grade_class writes it)
-        course = f" --course '{used.read_text(encoding='utf-8').rpartition(chr(9))[2]}'" if used.is_file() else ""
+        _, used = course_used(self.out)
+        course = f" --course '{used}'" if used else ""
         return [f"warning: {what} ({len(rows)}: {', '.join(rows[:3])}{', ...' if len(rows) > 3 else ''}): {fix}"
                 for what, rows, fix in [
                     ("notebooks graded before their assignment changed, not since", stale, "grade them again, "
@@ -357,6 +358,14 @@ class ClassRecord:
             rows.append([*parts, mark.cell, f"{mark.max_score:g}", "" if mark.final else mark.summary,
                          entry["status"], entry["message"] + (STALE if entry.get("stale") else "")])
         return write_csv(self.out / "grades.csv", rows)
+
+
+def course_used(out: Path) -> tuple[str, str]:
+    """How the last grading into ``out`` named its course (``"named"``, ``"default"``, or ``""`` where an earlier
+    grader kept only the place) and where it was; ``("", "")`` before any grading (:data:`COURSE_USED`)."""
+    used = out / COURSE_USED
+    how, _, where = used.read_text(encoding="utf-8").rpartition("\t") if used.is_file() else ("", "", "")
+    return how, where
 
 
 def _refusal(log: str) -> str:
