@@ -210,9 +210,9 @@ def _refuse_other_assignments(placements: list[Placement], kept: dict) -> None:
     graded, it is graded as what it is (one upload for two chapters)."""
     assignment = _download_assignment(placements)
     for p in placements:
-        before = kept["notebooks"].get("\t".join(p.key), {}).get("file")
         if p.outcome != "placed" or p.assignment == assignment:
             continue
+        before = kept["notebooks"].get("\t".join(p.key), {}).get("file")
         handed = f"the notebook of {p.assignment}, handed in to {assignment or 'this download'}"
         if before in (None, p.found.shown):
             p.reason = "; ".join(filter(None, [p.reason, f"{handed}: graded as what it is"]))
